@@ -1,0 +1,12 @@
+# Build type "Asan": AddressSanitizer + UndefinedBehaviorSanitizer, every UB report fatal.
+set(_tsread_asan_flags "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all")
+set(CMAKE_CXX_FLAGS_ASAN "${_tsread_asan_flags}" CACHE STRING "Flags for the Asan build type" FORCE)
+set(CMAKE_EXE_LINKER_FLAGS_ASAN "-fsanitize=address,undefined" CACHE STRING "" FORCE)
+set(CMAKE_SHARED_LINKER_FLAGS_ASAN "-fsanitize=address,undefined" CACHE STRING "" FORCE)
+
+# Build type "Tsan": ThreadSanitizer for the threading tests.
+set(CMAKE_CXX_FLAGS_TSAN "-O1 -g -fsanitize=thread" CACHE STRING "Flags for the Tsan build type" FORCE)
+set(CMAKE_EXE_LINKER_FLAGS_TSAN "-fsanitize=thread" CACHE STRING "" FORCE)
+
+# TSREAD_FUZZ: build the libFuzzer targets (needs clang).
+option(TSREAD_FUZZ "Build libFuzzer targets (clang only)" OFF)

@@ -1,0 +1,31 @@
+#include "tsread/format/page_header.h"
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+
+absl::StatusOr<PageHeader> ReadPageHeader(ByteStream& in, DataType type, bool with_statistics) {
+  PageHeader h;
+  h.offset = in.offset();
+  const size_t start = in.position();
+  TSREAD_ASSIGN_OR_RETURN(h.uncompressed_size, in.ReadUVarSize("page uncompressed size"));
+  if (h.uncompressed_size == 0) {
+    h.header_size = 1;
+    return h;
+  }
+  TSREAD_ASSIGN_OR_RETURN(h.compressed_size, in.ReadUVarSize("page compressed size"));
+  if (with_statistics) {
+    TSREAD_ASSIGN_OR_RETURN(Statistics s, ReadStatistics(in, type));
+    h.statistics = std::move(s);
+  }
+  h.header_size = static_cast<uint32_t>(in.position() - start);
+  if (h.compressed_size > in.remaining()) {
+    return absl::DataLossError(absl::StrCat("corrupt page header at offset ", h.offset, ": page body of ",
+                                            h.compressed_size, " bytes exceeds the ", in.remaining(),
+                                            " bytes left in the chunk"));
+  }
+  return h;
+}
+
+}  // namespace tsread

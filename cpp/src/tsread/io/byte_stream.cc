@@ -1,0 +1,145 @@
+#include "tsread/io/byte_stream.h"
+
+#include <bit>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+
+absl::Status ByteStream::Truncated(const char* what, size_t needed) const {
+  return absl::DataLossError(absl::StrCat("truncated ", what, " at offset ", offset(), ": needs ",
+                                          needed, " bytes, ", remaining(), " remain"));
+}
+
+absl::Status ByteStream::Corrupt(const char* what, std::string_view detail) const {
+  return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", offset(), ": ", ToAbsl(detail)));
+}
+
+absl::StatusOr<uint8_t> ByteStream::ReadU8(const char* what) {
+  if (pos_ == end_) return Truncated(what, 1);
+  return static_cast<uint8_t>(*pos_++);
+}
+
+absl::StatusOr<bool> ByteStream::ReadBool(const char* what) {
+  if (pos_ == end_) return Truncated(what, 1);
+  return *pos_++ == 1;
+}
+
+absl::StatusOr<int32_t> ByteStream::ReadI32(const char* what) {
+  if (remaining() < 4) return Truncated(what, 4);
+  uint32_t v = LoadBigEndian32(pos_);
+  pos_ += 4;
+  return static_cast<int32_t>(v);
+}
+
+absl::StatusOr<int64_t> ByteStream::ReadI64(const char* what) {
+  if (remaining() < 8) return Truncated(what, 8);
+  uint64_t v = LoadBigEndian64(pos_);
+  pos_ += 8;
+  return static_cast<int64_t>(v);
+}
+
+absl::StatusOr<float> ByteStream::ReadF32(const char* what) {
+  if (remaining() < 4) return Truncated(what, 4);
+  uint32_t v = LoadBigEndian32(pos_);
+  pos_ += 4;
+  return std::bit_cast<float>(v);
+}
+
+absl::StatusOr<double> ByteStream::ReadF64(const char* what) {
+  if (remaining() < 8) return Truncated(what, 8);
+  uint64_t v = LoadBigEndian64(pos_);
+  pos_ += 8;
+  return std::bit_cast<double>(v);
+}
+
+absl::StatusOr<uint32_t> ByteStream::ReadUVarInt(const char* what) {
+  uint32_t value = 0;
+  const char* p = pos_;
+  for (int i = 0; i < 5; ++i) {
+    if (p == end_) return Truncated(what, static_cast<size_t>(p - pos_) + 1);
+    uint8_t b = static_cast<uint8_t>(*p++);
+    if (i == 4 && (b & 0xF0) != 0) {
+      return Corrupt(what, "varint does not fit in 32 bits");
+    }
+    value |= static_cast<uint32_t>(b & 0x7F) << (7 * i);
+    if ((b & 0x80) == 0) {
+      pos_ = p;
+      return value;
+    }
+  }
+  return Corrupt(what, "varint longer than 5 bytes");
+}
+
+absl::StatusOr<uint32_t> ByteStream::ReadUVarSize(const char* what) {
+  TSREAD_ASSIGN_OR_RETURN(uint32_t v, ReadUVarInt(what));
+  if (v > 0x7FFFFFFFu) return Corrupt(what, absl::StrCat("size ", v, " is negative as a Java int"));
+  return v;
+}
+
+absl::StatusOr<int32_t> ByteStream::ReadSVarInt(const char* what) {
+  TSREAD_ASSIGN_OR_RETURN(uint32_t u, ReadUVarInt(what));
+  return static_cast<int32_t>((u >> 1) ^ (0u - (u & 1u)));
+}
+
+absl::StatusOr<std::string_view> ByteStream::ReadBytes(size_t n, const char* what) {
+  if (remaining() < n) return Truncated(what, n);
+  std::string_view v(pos_, n);
+  pos_ += n;
+  return v;
+}
+
+absl::Status ByteStream::Skip(size_t n, const char* what) {
+  if (remaining() < n) return Truncated(what, n);
+  pos_ += n;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NullableView> ByteStream::TakeNullableString(int32_t len, uint64_t start, const char* what) {
+  if (len == -1) return NullableView();
+  if (len < 0) {
+    return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", start,
+                                            ": negative string length ", len));
+  }
+  if (static_cast<size_t>(len) > remaining()) {
+    return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", start, ": string length ",
+                                            len, " exceeds the ", remaining(), " bytes that remain"));
+  }
+  std::string_view v(pos_, static_cast<size_t>(len));
+  pos_ += len;
+  return NullableView(v);
+}
+
+absl::StatusOr<NullableView> ByteStream::ReadNullableVarString(const char* what) {
+  const uint64_t start = offset();
+  TSREAD_ASSIGN_OR_RETURN(int32_t len, ReadSVarInt(what));
+  return TakeNullableString(len, start, what);
+}
+
+absl::StatusOr<std::string_view> ByteStream::NonNull(NullableView v, uint64_t start, const char* what) {
+  if (!v.has_value()) {
+    return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", start, ": null string not allowed"));
+  }
+  return *v;
+}
+
+absl::StatusOr<std::string_view> ByteStream::ReadVarString(const char* what) {
+  const uint64_t start = offset();
+  TSREAD_ASSIGN_OR_RETURN(NullableView v, ReadNullableVarString(what));
+  return NonNull(v, start, what);
+}
+
+absl::StatusOr<NullableView> ByteStream::ReadNullableI32String(const char* what) {
+  const uint64_t start = offset();
+  TSREAD_ASSIGN_OR_RETURN(int32_t len, ReadI32(what));
+  return TakeNullableString(len, start, what);
+}
+
+absl::StatusOr<std::string_view> ByteStream::ReadI32String(const char* what) {
+  const uint64_t start = offset();
+  TSREAD_ASSIGN_OR_RETURN(NullableView v, ReadNullableI32String(what));
+  return NonNull(v, start, what);
+}
+
+}  // namespace tsread

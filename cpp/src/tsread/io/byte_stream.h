@@ -1,0 +1,98 @@
+// ByteStream: a bounds-checked cursor over a byte span that knows the span's absolute file offset.
+//
+// Every read checks the bytes that remain and fails with absl::DataLossError naming the absolute
+// offset and what was being read. Length prefixes are checked against the remaining bytes before
+// the caller can allocate anything. Strings come back as views into the span (zero copy).
+// Wire forms are those of the format reference §0: big-endian fixed-width numbers, LEB128 varints
+// capped at 5 bytes, zig-zag varints, `vstr` (svar length, -1 = null) and `istr`/`bin` (i32 length).
+#ifndef TSREAD_IO_BYTE_STREAM_H_
+#define TSREAD_IO_BYTE_STREAM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace tsread {
+
+// A nullable string view: std::nullopt for a null string (length -1 on disk).
+using NullableView = std::optional<std::string_view>;
+
+class ByteStream {
+ public:
+  ByteStream() = default;
+  // `bytes` must outlive the stream; `base_offset` is the absolute file offset of bytes[0].
+  ByteStream(std::string_view bytes, uint64_t base_offset)
+      : begin_(bytes.data()), pos_(bytes.data()), end_(bytes.data() + bytes.size()),
+        base_offset_(base_offset) {}
+
+  // Absolute file offset of the next byte to read.
+  uint64_t offset() const { return base_offset_ + static_cast<uint64_t>(pos_ - begin_); }
+  // Bytes consumed since the start of the span.
+  size_t position() const { return static_cast<size_t>(pos_ - begin_); }
+  size_t remaining() const { return static_cast<size_t>(end_ - pos_); }
+  bool empty() const { return pos_ == end_; }
+  // The unread bytes, as a view.
+  std::string_view rest() const { return std::string_view(pos_, remaining()); }
+
+  absl::StatusOr<uint8_t> ReadU8(const char* what);
+  absl::StatusOr<bool> ReadBool(const char* what);  // Java readBool: byte == 1
+  absl::StatusOr<int32_t> ReadI32(const char* what);
+  absl::StatusOr<int64_t> ReadI64(const char* what);
+  absl::StatusOr<float> ReadF32(const char* what);
+  absl::StatusOr<double> ReadF64(const char* what);
+  // `uvar`: unsigned LEB128 of a 32-bit int, at most 5 bytes.
+  absl::StatusOr<uint32_t> ReadUVarInt(const char* what);
+  // `uvar` used as a size or count: values >= 2^31 are corrupt (§13 item 2).
+  absl::StatusOr<uint32_t> ReadUVarSize(const char* what);
+  // `svar`: zig-zag varint.
+  absl::StatusOr<int32_t> ReadSVarInt(const char* what);
+
+  // Exactly `n` bytes as a view.
+  absl::StatusOr<std::string_view> ReadBytes(size_t n, const char* what);
+  absl::Status Skip(size_t n, const char* what);
+
+  // `vstr` allowing null (Apache's read_var_char_ptr): -1 = null, 0 = "", other negatives and
+  // lengths beyond the remaining bytes are errors.
+  absl::StatusOr<NullableView> ReadNullableVarString(const char* what);
+  // `vstr` where null is not allowed.
+  absl::StatusOr<std::string_view> ReadVarString(const char* what);
+  // `istr`: i32 length, -1 = null.
+  absl::StatusOr<NullableView> ReadNullableI32String(const char* what);
+  // `bin` / `istr` where null is not allowed.
+  absl::StatusOr<std::string_view> ReadI32String(const char* what);
+
+  // An error at the current position: "<what> at offset N: <detail>".
+  absl::Status Corrupt(const char* what, std::string_view detail) const;
+
+ private:
+  absl::Status Truncated(const char* what, size_t needed) const;
+  // Consumes a string of on-disk length `len` that started at `start` (-1 = null).
+  absl::StatusOr<NullableView> TakeNullableString(int32_t len, uint64_t start, const char* what);
+  static absl::StatusOr<std::string_view> NonNull(NullableView v, uint64_t start, const char* what);
+
+  const char* begin_ = nullptr;
+  const char* pos_ = nullptr;
+  const char* end_ = nullptr;
+  uint64_t base_offset_ = 0;
+};
+
+// Big-endian loads from raw memory (the caller has checked the bounds).
+inline uint32_t LoadBigEndian32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return __builtin_bswap32(v);
+}
+inline uint64_t LoadBigEndian64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return __builtin_bswap64(v);
+}
+
+}  // namespace tsread
+
+#endif  // TSREAD_IO_BYTE_STREAM_H_

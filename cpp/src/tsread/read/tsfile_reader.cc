@@ -1,0 +1,230 @@
+#include "tsread/read/tsfile_reader.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/format/chunk_header.h"
+#include "tsread/io/byte_stream.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// Index of the entry whose range may hold `key`: the last entry with key <= target ("non-exact"
+// search, §6.4), or 0 when the target sorts before every entry.
+template <typename Entry, typename Compare>
+size_t FloorEntry(const std::vector<Entry>& entries, Compare compare_entry_to_target) {
+  size_t lo = 0, hi = entries.size();  // invariant: answer in [lo, hi)
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (compare_entry_to_target(entries[mid]) <= 0) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+int CompareMeasurement(std::string_view a, std::string_view b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::string& path) {
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenMappedFile(path));
+  return Open(std::move(file));
+}
+
+absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(std::unique_ptr<RandomAccessFile> file) {
+  TSREAD_ASSIGN_OR_RETURN(FileLayout layout, ReadFileLayout(*file));
+  TSREAD_ASSIGN_OR_RETURN(Buffer bytes, file->Read(layout.metadata_offset, layout.metadata_size));
+  TSREAD_ASSIGN_OR_RETURN(TsFileMetadata metadata,
+                          ReadTsFileMetadata(bytes.bytes(), layout.metadata_offset, layout.version));
+  TSREAD_ASSIGN_OR_RETURN(Buffer separator, file->Read(metadata.meta_offset, 1));
+  if (static_cast<uint8_t>(separator.data()[0]) != kSeparatorMarker) {
+    return absl::DataLossError(absl::StrCat("corrupt meta offset: byte at offset ", metadata.meta_offset,
+                                            " is 0x", absl::Hex(static_cast<uint8_t>(separator.data()[0])),
+                                            ", expected the separator 0x02"));
+  }
+  return std::unique_ptr<TsFileReader>(
+      new TsFileReader(std::move(file), layout, std::move(bytes), std::move(metadata)));
+}
+
+std::vector<const TableSchema*> TsFileReader::Tables() const {
+  std::vector<const TableSchema*> tables;
+  for (const TableSchema& schema : metadata_.table_schemas) tables.push_back(&schema);
+  std::sort(tables.begin(), tables.end(), [](const TableSchema* a, const TableSchema* b) { return a->name < b->name; });
+  return tables;
+}
+
+const TableSchema* TsFileReader::FindTable(std::string_view name) const { return metadata_.FindSchema(name); }
+
+std::vector<std::string> TsFileReader::TreeIndexNames() const {
+  std::vector<std::string> names;
+  for (const TableIndex& index : metadata_.table_index) {
+    if (metadata_.FindSchema(index.name) == nullptr) names.push_back(index.name);
+  }
+  return names;
+}
+
+absl::StatusOr<Buffer> TsFileReader::ReadRange(int64_t offset, int64_t end, const char* what) const {
+  // Index ranges lie strictly inside the index area (§13 item 3).
+  if (offset <= static_cast<int64_t>(metadata_.meta_offset) || end <= offset ||
+      end > static_cast<int64_t>(layout_.metadata_offset)) {
+    return absl::DataLossError(absl::StrCat("corrupt index: ", what, " range [", offset, ", ", end,
+                                            ") is outside the index area (", metadata_.meta_offset, ", ",
+                                            layout_.metadata_offset, ")"));
+  }
+  return file_->Read(static_cast<uint64_t>(offset), static_cast<uint64_t>(end - offset));
+}
+
+absl::Status TsFileReader::ReadDeviceNode(int64_t offset, int64_t end, Buffer& bytes, DeviceIndexNode& node) const {
+  TSREAD_ASSIGN_OR_RETURN(bytes, ReadRange(offset, end, "device index node"));
+  ByteStream in(bytes.bytes(), static_cast<uint64_t>(offset));
+  // Writers emit children before their parents: every child lies below this node.
+  return ReadDeviceIndexNode(in, version(), static_cast<int64_t>(metadata_.meta_offset) + 1, offset, node);
+}
+
+absl::Status TsFileReader::ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes,
+                                               MeasurementIndexNode& node) const {
+  TSREAD_ASSIGN_OR_RETURN(bytes, ReadRange(offset, end, "measurement index node"));
+  ByteStream in(bytes.bytes(), static_cast<uint64_t>(offset));
+  return ReadMeasurementIndexNode(in, static_cast<int64_t>(metadata_.meta_offset) + 1, offset, node);
+}
+
+absl::StatusOr<DeviceIterator> TsFileReader::Devices(std::string_view index_name) const {
+  const TableIndex* index = metadata_.FindIndex(index_name);
+  if (index == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no device index named \"", ToAbsl(index_name), "\""));
+  }
+  return DeviceIterator(this, index->root);
+}
+
+absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::string_view index_name,
+                                                                       const DeviceId& device) const {
+  const TableIndex* index = metadata_.FindIndex(index_name);
+  if (index == nullptr) return std::optional<DeviceLocation>();
+  const DeviceIndexNode* node = &index->root;
+  DeviceIndexNode child;
+  Buffer bytes;
+  for (int depth = 0; depth < kMaxIndexDepth; ++depth) {
+    const size_t i = FloorEntry(node->entries, [&](const DeviceIndexEntry& e) { return CompareDeviceIds(e.device, device); });
+    if (node->type == MetaIndexNodeType::kLeafDevice) {
+      if (CompareDeviceIds(node->entries[i].device, device) != 0) return std::optional<DeviceLocation>();
+      return std::optional<DeviceLocation>(DeviceLocation{node->entries[i].offset, node->end_of(i)});
+    }
+    // Reading into `child` while `node` may point at it: parse into a fresh node first.
+    DeviceIndexNode next;
+    Buffer next_bytes;
+    TSREAD_RETURN_IF_ERROR(ReadDeviceNode(node->entries[i].offset, node->end_of(i), next_bytes, next));
+    child = std::move(next);
+    bytes = std::move(next_bytes);
+    node = &child;
+  }
+  return absl::DataLossError(absl::StrCat("corrupt device index of \"", ToAbsl(index_name), "\": deeper than ",
+                                          kMaxIndexDepth, " levels"));
+}
+
+absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int depth,
+                                               const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const {
+  if (depth >= kMaxIndexDepth) {
+    return absl::DataLossError(absl::StrCat("corrupt measurement index at offset ", offset, ": deeper than ",
+                                            kMaxIndexDepth, " levels"));
+  }
+  Buffer bytes;
+  MeasurementIndexNode node;
+  TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node));
+  for (size_t i = 0; i < node.entries.size(); ++i) {
+    if (node.type == MetaIndexNodeType::kInternalMeasurement) {
+      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn));
+      continue;
+    }
+    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(node.entries[i].offset, node.end_of(i), "timeseries metadata"));
+    ByteStream in(run.bytes(), static_cast<uint64_t>(node.entries[i].offset));
+    while (!in.empty()) {
+      TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(in, metadata_.meta_offset));
+      TSREAD_RETURN_IF_ERROR(fn(std::move(tsm)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TsFileReader::ForEachTimeseries(const DeviceLocation& device,
+                                             const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const {
+  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn);
+}
+
+absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(const DeviceLocation& device) const {
+  std::vector<TimeseriesMetadata> all;
+  TSREAD_RETURN_IF_ERROR(ForEachTimeseries(device, [&](TimeseriesMetadata&& tsm) {
+    all.push_back(std::move(tsm));
+    return absl::OkStatus();
+  }));
+  return all;
+}
+
+absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(const DeviceLocation& device,
+                                                                               std::string_view measurement) const {
+  int64_t offset = device.measurement_root_offset;
+  int64_t end = device.measurement_root_end;
+  Buffer bytes;
+  MeasurementIndexNode node;
+  for (int depth = 0; depth < kMaxIndexDepth; ++depth) {
+    TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node));
+    const size_t i = FloorEntry(node.entries, [&](const MeasurementIndexEntry& e) {
+      return CompareMeasurement(e.measurement, measurement);
+    });
+    offset = node.entries[i].offset;
+    end = node.end_of(i);
+    if (node.type == MetaIndexNodeType::kInternalMeasurement) continue;
+    // A run of TimeseriesMetadata: scan it for the name, decoding only the match (§6.4).
+    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata"));
+    ByteStream in(run.bytes(), static_cast<uint64_t>(offset));
+    while (!in.empty()) {
+      ByteStream at = in;
+      TSREAD_ASSIGN_OR_RETURN(std::string_view name, ReadTimeseriesMeasurementAndSkip(in));
+      if (name == measurement) {
+        TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(at, metadata_.meta_offset));
+        return std::optional<TimeseriesMetadata>(std::move(tsm));
+      }
+    }
+    return std::optional<TimeseriesMetadata>();
+  }
+  return absl::DataLossError(absl::StrCat("corrupt measurement index at offset ", device.measurement_root_offset,
+                                          ": deeper than ", kMaxIndexDepth, " levels"));
+}
+
+DeviceIterator::DeviceIterator(const TsFileReader* reader, const DeviceIndexNode& root) : reader_(reader) {
+  stack_.reserve(TsFileReader::kMaxIndexDepth);
+  Frame frame;
+  frame.node = root;
+  stack_.push_back(std::move(frame));
+}
+
+absl::StatusOr<const DeviceEntry*> DeviceIterator::Next() {
+  while (!stack_.empty()) {
+    Frame& top = stack_.back();
+    if (top.next >= top.node.entries.size()) {
+      stack_.pop_back();
+      continue;
+    }
+    const size_t i = top.next++;
+    const DeviceIndexEntry& entry = top.node.entries[i];
+    if (top.node.type == MetaIndexNodeType::kLeafDevice) {
+      current_.id = entry.device;
+      current_.location = DeviceLocation{entry.offset, top.node.end_of(i)};
+      return &current_;
+    }
+    if (stack_.size() >= static_cast<size_t>(TsFileReader::kMaxIndexDepth)) {
+      return absl::DataLossError(absl::StrCat("corrupt device index at offset ", entry.offset, ": deeper than ",
+                                              TsFileReader::kMaxIndexDepth, " levels"));
+    }
+    Frame child;
+    TSREAD_RETURN_IF_ERROR(reader_->ReadDeviceNode(entry.offset, top.node.end_of(i), child.bytes, child.node));
+    stack_.push_back(std::move(child));
+  }
+  return static_cast<const DeviceEntry*>(nullptr);
+}
+
+}  // namespace tsread

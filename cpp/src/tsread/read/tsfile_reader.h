@@ -1,0 +1,121 @@
+// TsFileReader: an open TsFile. Opening reads the tail and TsFileMetadata; index nodes and
+// series metadata are read on demand with positioned reads of exactly the ranges needed.
+// The reader is immutable after Open() and safe to share between threads.
+#ifndef TSREAD_READ_TSFILE_READER_H_
+#define TSREAD_READ_TSFILE_READER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/format/device_id.h"
+#include "tsread/format/file_layout.h"
+#include "tsread/format/timeseries_metadata.h"
+#include "tsread/format/tsfile_metadata.h"
+#include "tsread/io/buffer.h"
+#include "tsread/io/random_access_file.h"
+
+namespace tsread {
+
+// Where a device's measurement index root lies (§6.2: the range of its LEAF_DEVICE entry).
+struct DeviceLocation {
+  int64_t measurement_root_offset = 0;
+  int64_t measurement_root_end = 0;
+};
+
+class DeviceIterator;
+
+class TsFileReader {
+ public:
+  // Opens a file on disk (memory-mapped).
+  static absl::StatusOr<std::unique_ptr<TsFileReader>> Open(const std::string& path);
+  // Opens any RandomAccessFile (e.g. MemoryFileView for a buffer).
+  static absl::StatusOr<std::unique_ptr<TsFileReader>> Open(std::unique_ptr<RandomAccessFile> file);
+
+  const RandomAccessFile& file() const { return *file_; }
+  const FileLayout& layout() const { return layout_; }
+  uint8_t version() const { return layout_.version; }
+  const TsFileMetadata& metadata() const { return metadata_; }
+
+  // Table-model tables: the schema map's entries, by name in byte order.
+  std::vector<const TableSchema*> Tables() const;
+  const TableSchema* FindTable(std::string_view name) const;
+  // Names of the device-index roots that hold tree-model devices (V3: the single root "").
+  std::vector<std::string> TreeIndexNames() const;
+
+  // Devices under the device-index root `index_name` (a table name), lazily in index order.
+  // NotFound if there is no such root.
+  absl::StatusOr<DeviceIterator> Devices(std::string_view index_name) const;
+
+  // Looks a device up by binary search down the device index of root `index_name`
+  // (§6.4). nullopt if the device is absent.
+  absl::StatusOr<std::optional<DeviceLocation>> FindDevice(std::string_view index_name, const DeviceId& device) const;
+
+  // Every TimeseriesMetadata of a device, in index order (time column "" first when aligned).
+  absl::StatusOr<std::vector<TimeseriesMetadata>> ReadTimeseries(const DeviceLocation& device) const;
+  // Calls fn for every TimeseriesMetadata of a device, in index order; stops at fn's first error.
+  absl::Status ForEachTimeseries(const DeviceLocation& device,
+                                 const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const;
+  // One series of a device by measurement name (binary search down its measurement index).
+  absl::StatusOr<std::optional<TimeseriesMetadata>> FindTimeseries(const DeviceLocation& device,
+                                                                   std::string_view measurement) const;
+
+  // Reads a device-level index node occupying [offset, end); its children must lie in
+  // (meta_offset, offset). Used by DeviceIterator.
+  absl::Status ReadDeviceNode(int64_t offset, int64_t end, Buffer& bytes, DeviceIndexNode& node) const;
+
+  // Maximum depth of an index tree; deeper (or cyclic) trees are corrupt (§13 item 3).
+  static constexpr int kMaxIndexDepth = 64;
+
+ private:
+  TsFileReader(std::unique_ptr<RandomAccessFile> file, FileLayout layout, Buffer metadata_bytes,
+               TsFileMetadata metadata)
+      : file_(std::move(file)), layout_(layout), metadata_bytes_(std::move(metadata_bytes)),
+        metadata_(std::move(metadata)) {}
+
+  absl::StatusOr<Buffer> ReadRange(int64_t offset, int64_t end, const char* what) const;
+  absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node) const;
+  absl::Status WalkMeasurementNode(int64_t offset, int64_t end, int depth,
+                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const;
+
+  std::unique_ptr<RandomAccessFile> file_;
+  FileLayout layout_;
+  Buffer metadata_bytes_;  // the roots' device ids are views into these bytes
+  TsFileMetadata metadata_;
+};
+
+// A device visited by DeviceIterator. `id` views index bytes held by the iterator: valid until
+// the iterator's next call.
+struct DeviceEntry {
+  DeviceIdView id;
+  DeviceLocation location;
+};
+
+// Depth-first walk over a device index, reading nodes as it reaches them.
+class DeviceIterator {
+ public:
+  // The next device, or nullptr after the last one.
+  absl::StatusOr<const DeviceEntry*> Next();
+
+ private:
+  friend class TsFileReader;
+  struct Frame {
+    Buffer bytes;  // empty for the root, which lives in the metadata
+    DeviceIndexNode node;
+    size_t next = 0;
+  };
+  explicit DeviceIterator(const TsFileReader* reader, const DeviceIndexNode& root);
+
+  const TsFileReader* reader_;
+  std::vector<Frame> stack_;
+  DeviceEntry current_;
+};
+
+}  // namespace tsread
+
+#endif  // TSREAD_READ_TSFILE_READER_H_

@@ -1,0 +1,40 @@
+#include "testing/fixtures.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tsread::testing {
+
+std::string FixturesDir() {
+  if (const char* env = std::getenv("TSREAD_FIXTURES")) return env;
+  return std::string(TSREAD_SOURCE_DIR) + "/../shared/fixtures";
+}
+
+std::string BenchDir() {
+  if (const char* env = std::getenv("TSREAD_BENCH_DIR")) return env;
+  return std::string(TSREAD_SOURCE_DIR) + "/../shared/bench";
+}
+
+std::string FixturePath(const std::string& name) { return FixturesDir() + "/" + name; }
+
+std::vector<std::string> FixtureStems() {
+  std::vector<std::string> stems;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(FixturesDir(), ec)) {
+    if (entry.path().extension() == ".tsfile") stems.push_back(entry.path().stem().string());
+  }
+  std::sort(stems.begin(), stems.end());
+  return stems;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace tsread::testing

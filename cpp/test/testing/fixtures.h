@@ -1,0 +1,24 @@
+// Test helpers: where the reference fixtures live and how to load them.
+#ifndef TSREAD_TESTING_FIXTURES_H_
+#define TSREAD_TESTING_FIXTURES_H_
+
+#include <string>
+#include <vector>
+
+namespace tsread::testing {
+
+// The directory of the Apache-written reference fixtures: $TSREAD_FIXTURES if set, else
+// ../shared/fixtures relative to the source tree.
+std::string FixturesDir();
+// ../shared/bench (or $TSREAD_BENCH_DIR).
+std::string BenchDir();
+// Full path of a fixture file, e.g. FixturePath("table_multi.tsfile").
+std::string FixturePath(const std::string& name);
+// Stems of every NAME.tsfile in the fixtures directory, sorted.
+std::vector<std::string> FixtureStems();
+// Whole file contents; empty string if the file cannot be read.
+std::string ReadWholeFile(const std::string& path);
+
+}  // namespace tsread::testing
+
+#endif  // TSREAD_TESTING_FIXTURES_H_

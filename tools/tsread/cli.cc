@@ -1,0 +1,99 @@
+#include "cli.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace tsread::cli {
+
+std::optional<std::string> Args::Get(const std::string& flag) const {
+  auto it = flags.find(flag);
+  if (it == flags.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::vector<std::string>& value_flags,
+                              const std::vector<std::string>& bool_flags) {
+  Args args;
+  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+      args.positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::optional<std::string> value;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (contains(bool_flags, name)) {
+      if (value.has_value()) {
+        UsageError("flag --" + name + " takes no value");
+        return std::nullopt;
+      }
+      args.flags[name] = "";
+    } else if (contains(value_flags, name)) {
+      if (!value.has_value()) {
+        if (i + 1 >= argv.size()) {
+          UsageError("flag --" + name + " needs a value");
+          return std::nullopt;
+        }
+        value = argv[++i];
+      }
+      args.flags[name] = *value;
+    } else {
+      UsageError("unknown flag --" + name);
+      return std::nullopt;
+    }
+  }
+  return args;
+}
+
+int Fail(const absl::Status& status) {
+  std::cerr << "tsread: " << status.message() << "\n";
+  switch (status.code()) {
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kFailedPrecondition:
+      return kIoError;
+    case absl::StatusCode::kInvalidArgument:
+      return kUsage;
+    default:
+      return kCorrupt;
+  }
+}
+
+int UsageError(std::string_view message) {
+  std::cerr << "tsread: " << message << "\n";
+  return kUsage;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned char>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+}  // namespace tsread::cli

@@ -1,0 +1,48 @@
+// Shared pieces of the tsread CLI: parsed arguments, exit codes (cli-contract.md), JSON output.
+#ifndef TSREAD_TOOLS_CLI_H_
+#define TSREAD_TOOLS_CLI_H_
+
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace tsread::cli {
+
+// Exit codes of the contract.
+enum ExitCode : int { kOk = 0, kUsage = 1, kCorrupt = 2, kIoError = 3 };
+
+// argv after the subcommand: positional arguments and --flag[=value] / --flag value options.
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> flags;  // boolean flags map to ""
+
+  bool Has(const std::string& flag) const { return flags.count(flag) > 0; }
+  std::optional<std::string> Get(const std::string& flag) const;
+};
+
+// Parses `argv` given the flags that take a value and the boolean ones. Unknown flags are an
+// error (returns nullopt and prints to stderr).
+std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::vector<std::string>& value_flags,
+                              const std::vector<std::string>& bool_flags);
+
+// Prints "tsread: <message>" to stderr and returns the exit code for the status.
+int Fail(const absl::Status& status);
+// Prints a usage error and returns kUsage.
+int UsageError(std::string_view message);
+
+// `s` as a JSON string literal (quotes included). Bytes >= 0x80 are passed through; control
+// characters are escaped.
+std::string JsonString(std::string_view s);
+
+int RunInfo(const Args& args);
+int RunDevices(const Args& args);
+int RunSketch(const Args& args);
+
+}  // namespace tsread::cli
+
+#endif  // TSREAD_TOOLS_CLI_H_

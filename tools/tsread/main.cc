@@ -1,0 +1,52 @@
+// tsread: inspect, dump and benchmark TsFiles. Output formats and exit codes follow the CLI
+// contract (docs/cli.md).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  std::vector<std::string> value_flags;
+  std::vector<std::string> bool_flags;
+  int (*run)(const tsread::cli::Args&);
+};
+
+constexpr const char* kUsage =
+    "usage: tsread <command> FILE [options]\n"
+    "commands:\n"
+    "  info FILE [--json]          tables, columns, devices and rows, from metadata only\n"
+    "  devices FILE [--table T]    one device id per line\n"
+    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<Command> commands = {
+      {"info", {}, {"json"}, tsread::cli::RunInfo},
+      {"devices", {"table"}, {}, tsread::cli::RunDevices},
+      {"sketch", {}, {}, tsread::cli::RunSketch},
+  };
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return tsread::cli::kUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    std::cout << kUsage;
+    return tsread::cli::kOk;
+  }
+  for (const Command& command : commands) {
+    if (name != command.name) continue;
+    std::optional<tsread::cli::Args> args =
+        tsread::cli::ParseArgs(std::vector<std::string>(argv + 2, argv + argc), command.value_flags, command.bool_flags);
+    if (!args.has_value()) return tsread::cli::kUsage;
+    if (args->positional.size() != 1) return tsread::cli::UsageError(std::string(command.name) + " takes one FILE");
+    return command.run(*args);
+  }
+  std::cerr << "tsread: unknown command " << name << "\n" << kUsage;
+  return tsread::cli::kUsage;
+}
