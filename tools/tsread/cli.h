@@ -42,6 +42,7 @@ std::string JsonString(std::string_view s);
 int RunInfo(const Args& args);
 int RunDevices(const Args& args);
 int RunSketch(const Args& args);
+int RunCat(const Args& args);
 
 }  // namespace tsread::cli
 

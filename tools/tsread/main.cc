@@ -20,7 +20,9 @@ constexpr const char* kUsage =
     "commands:\n"
     "  info FILE [--json]          tables, columns, devices and rows, from metadata only\n"
     "  devices FILE [--table T]    one device id per line\n"
-    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n";
+    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
+    "  cat FILE --table T [--columns a,b] [--start T0] [--end T1]   a table's rows as CSV\n"
+    "  cat FILE --tree             tree-model points as device,measurement,time,value CSV\n";
 
 }  // namespace
 
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
       {"info", {}, {"json"}, tsread::cli::RunInfo},
       {"devices", {"table"}, {}, tsread::cli::RunDevices},
       {"sketch", {}, {}, tsread::cli::RunSketch},
+      {"cat", {"table", "columns", "start", "end"}, {"tree"}, tsread::cli::RunCat},
   };
   if (argc < 2) {
     std::cerr << kUsage;

@@ -179,3 +179,33 @@ TEST(ByteStreamTest, ReadBytesAndSkipCheckBounds) {
 
 }  // namespace
 }  // namespace tsread
+
+namespace tsread {
+namespace {
+
+TEST(ByteStreamSkipTest, SkipsNullEmptyShortAndLongStrings) {
+  std::string data = Bytes({0x01, 0x00, 0x04, 'a', 'b'});
+  // A 100-byte string needs a two-byte varint length (zig-zag 200 = 0xC8 0x01).
+  data += Bytes({0xC8, 0x01});
+  data += std::string(100, 'x');
+  data += "tail";
+  ByteStream in(data, 0);
+  ASSERT_TRUE(in.SkipNullableVarStrings(4, "s").ok());
+  EXPECT_EQ(in.rest(), "tail");
+}
+
+TEST(ByteStreamSkipTest, SkipRejectsTruncationAndBadLengths) {
+  const std::string truncated = Bytes({0x02, 'a', 0x06, 'b'});
+  ByteStream in(truncated, 0);
+  EXPECT_EQ(in.SkipNullableVarStrings(2, "s").code(), absl::StatusCode::kDataLoss);
+  const std::string negative = Bytes({0x03});
+  ByteStream neg(negative, 0);
+  EXPECT_EQ(neg.SkipNullableVarStrings(1, "s").code(), absl::StatusCode::kDataLoss);
+  const std::string exact = Bytes({0x02, 'a'});
+  ByteStream ok(exact, 0);
+  EXPECT_TRUE(ok.SkipNullableVarStrings(1, "s").ok());
+  EXPECT_TRUE(ok.empty());
+}
+
+}  // namespace
+}  // namespace tsread

@@ -99,9 +99,7 @@ absl::StatusOr<DeviceIdView> ReadDeviceIdView(ByteStream& in, uint8_t version) {
   }
   const std::string_view rest = in.rest();
   const size_t before = in.position();
-  for (uint32_t i = 0; i < count; ++i) {
-    TSREAD_RETURN_IF_ERROR(in.ReadNullableVarString("device id segment").status());
-  }
+  TSREAD_RETURN_IF_ERROR(in.SkipNullableVarStrings(count, "device id segment"));
   view.bytes_ = rest.substr(0, in.position() - before);
   view.segment_count_ = count;
   return view;

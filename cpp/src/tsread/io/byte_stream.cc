@@ -117,6 +117,26 @@ absl::StatusOr<NullableView> ByteStream::ReadNullableVarString(const char* what)
   return TakeNullableString(len, start, what);
 }
 
+absl::Status ByteStream::SkipNullableVarStrings(uint32_t count, const char* what) {
+  for (uint32_t i = 0; i < count; ++i) {
+    // One-byte zig-zag length (|len| < 64): decode inline.
+    if (pos_ != end_ && static_cast<uint8_t>(*pos_) < 0x80) {
+      const uint32_t u = static_cast<uint8_t>(*pos_);
+      const int32_t len = static_cast<int32_t>((u >> 1) ^ (0u - (u & 1u)));
+      if (len >= 0 && static_cast<size_t>(len) < remaining()) {
+        pos_ += 1 + len;
+        continue;
+      }
+      if (len == -1) {
+        ++pos_;
+        continue;
+      }
+    }
+    TSREAD_RETURN_IF_ERROR(ReadNullableVarString(what).status());
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string_view> ByteStream::NonNull(NullableView v, uint64_t start, const char* what) {
   if (!v.has_value()) {
     return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", start, ": null string not allowed"));

@@ -61,6 +61,9 @@ class ByteStream {
   absl::StatusOr<NullableView> ReadNullableVarString(const char* what);
   // `vstr` where null is not allowed.
   absl::StatusOr<std::string_view> ReadVarString(const char* what);
+  // Skips `count` consecutive nullable `vstr`s (same checks as ReadNullableVarString); a fast path
+  // for the common one-byte lengths keeps index-entry decoding cheap.
+  absl::Status SkipNullableVarStrings(uint32_t count, const char* what);
   // `istr`: i32 length, -1 = null.
   absl::StatusOr<NullableView> ReadNullableI32String(const char* what);
   // `bin` / `istr` where null is not allowed.

@@ -1,6 +1,7 @@
 #include "tsread/read/tsfile_reader.h"
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -101,26 +102,37 @@ absl::StatusOr<DeviceIterator> TsFileReader::Devices(std::string_view index_name
   return DeviceIterator(this, index->root);
 }
 
+absl::StatusOr<std::shared_ptr<const TsFileReader::CachedDeviceNode>> TsFileReader::CachedDeviceNodeAt(
+    int64_t offset, int64_t end) const {
+  {
+    std::shared_lock lock(cache_mutex_);
+    auto it = device_node_cache_.find(offset);
+    if (it != device_node_cache_.end()) return it->second;
+  }
+  auto parsed = std::make_shared<CachedDeviceNode>();
+  TSREAD_RETURN_IF_ERROR(ReadDeviceNode(offset, end, parsed->bytes, parsed->node));
+  std::unique_lock lock(cache_mutex_);
+  const uint64_t size = static_cast<uint64_t>(end - offset);
+  if (device_node_cache_bytes_ + size <= kDeviceNodeCacheBytes && device_node_cache_.emplace(offset, parsed).second) {
+    device_node_cache_bytes_ += size;
+  }
+  return std::shared_ptr<const CachedDeviceNode>(std::move(parsed));
+}
+
 absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::string_view index_name,
                                                                        const DeviceId& device) const {
   const TableIndex* index = metadata_.FindIndex(index_name);
   if (index == nullptr) return std::optional<DeviceLocation>();
   const DeviceIndexNode* node = &index->root;
-  DeviceIndexNode child;
-  Buffer bytes;
+  std::shared_ptr<const CachedDeviceNode> child;  // keeps `node` alive below the root
   for (int depth = 0; depth < kMaxIndexDepth; ++depth) {
     const size_t i = FloorEntry(node->entries, [&](const DeviceIndexEntry& e) { return CompareDeviceIds(e.device, device); });
     if (node->type == MetaIndexNodeType::kLeafDevice) {
       if (CompareDeviceIds(node->entries[i].device, device) != 0) return std::optional<DeviceLocation>();
       return std::optional<DeviceLocation>(DeviceLocation{node->entries[i].offset, node->end_of(i)});
     }
-    // Reading into `child` while `node` may point at it: parse into a fresh node first.
-    DeviceIndexNode next;
-    Buffer next_bytes;
-    TSREAD_RETURN_IF_ERROR(ReadDeviceNode(node->entries[i].offset, node->end_of(i), next_bytes, next));
-    child = std::move(next);
-    bytes = std::move(next_bytes);
-    node = &child;
+    TSREAD_ASSIGN_OR_RETURN(child, CachedDeviceNodeAt(node->entries[i].offset, node->end_of(i)));
+    node = &child->node;
   }
   return absl::DataLossError(absl::StrCat("corrupt device index of \"", ToAbsl(index_name), "\": deeper than ",
                                           kMaxIndexDepth, " levels"));

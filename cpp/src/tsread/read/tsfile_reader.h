@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +80,15 @@ class TsFileReader {
       : file_(std::move(file)), layout_(layout), metadata_bytes_(std::move(metadata_bytes)),
         metadata_(std::move(metadata)) {}
 
+  // A parsed device-level node and the bytes its entries view.
+  struct CachedDeviceNode {
+    Buffer bytes;
+    DeviceIndexNode node;
+  };
+  // The parsed internal/leaf device node at [offset, end), from the cache or read and cached:
+  // repeated lookups then cost a binary search per level instead of a node parse.
+  absl::StatusOr<std::shared_ptr<const CachedDeviceNode>> CachedDeviceNodeAt(int64_t offset, int64_t end) const;
+
   absl::StatusOr<Buffer> ReadRange(int64_t offset, int64_t end, const char* what) const;
   absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node) const;
   absl::Status WalkMeasurementNode(int64_t offset, int64_t end, int depth,
@@ -87,6 +98,13 @@ class TsFileReader {
   FileLayout layout_;
   Buffer metadata_bytes_;  // the roots' device ids are views into these bytes
   TsFileMetadata metadata_;
+
+  // Device-node cache for FindDevice, bounded by kDeviceNodeCacheBytes of node bytes. The only
+  // mutable state of a reader; guarded so that concurrent lookups are safe.
+  static constexpr uint64_t kDeviceNodeCacheBytes = 64 << 20;
+  mutable std::shared_mutex cache_mutex_;
+  mutable std::unordered_map<int64_t, std::shared_ptr<const CachedDeviceNode>> device_node_cache_;
+  mutable uint64_t device_node_cache_bytes_ = 0;
 };
 
 // A device visited by DeviceIterator. `id` views index bytes held by the iterator: valid until

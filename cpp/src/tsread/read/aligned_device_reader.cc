@@ -1,0 +1,140 @@
+#include "tsread/read/aligned_device_reader.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+
+absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string device_name,
+                                        std::vector<TimeseriesMetadata> series,
+                                        const std::vector<AlignedColumn>& columns, const TimeRange& range,
+                                        const ReadLimits& limits) {
+  reader_ = &reader;
+  columns_ = &columns;
+  range_ = &range;
+  limits_ = &limits;
+  device_name_ = std::move(device_name);
+  series_ = std::move(series);
+  value_chunks_.clear();
+  value_chunks_.resize(columns.size());
+  value_scratch_.resize(columns.size());
+  plan_ = nullptr;
+  next_plan_ = 0;
+  return PlanChunkGroups();
+}
+
+absl::Status AlignedDeviceReader::PlanChunkGroups() {
+  plans_.clear();
+  const TimeseriesMetadata* time = nullptr;
+  for (const TimeseriesMetadata& tsm : series_) {
+    if (tsm.is_time_column()) time = &tsm;
+  }
+  if (time == nullptr || !range_->Overlaps(time->statistics)) return absl::OkStatus();
+  const size_t n = columns_->size();
+  for (const ChunkMetadata& chunk : time->chunks) {
+    plans_.push_back(ChunkGroupPlan{&chunk, std::vector<const ChunkMetadata*>(n, nullptr)});
+  }
+  // Pair each value chunk with the time chunk written just before it in its chunk group (§5:
+  // robust to value columns missing from some groups).
+  for (size_t j = 0; j < n; ++j) {
+    const AlignedColumn& column = (*columns_)[j];
+    if (!column.stored) continue;
+    auto tsm = std::find_if(series_.begin(), series_.end(), [&](const TimeseriesMetadata& s) {
+      return !s.is_time_column() && s.measurement == column.measurement;
+    });
+    if (tsm == series_.end()) continue;
+    for (const ChunkMetadata& chunk : tsm->chunks) {
+      auto after = std::upper_bound(plans_.begin(), plans_.end(), chunk.offset,
+                                    [](int64_t offset, const ChunkGroupPlan& p) { return offset < p.time_chunk->offset; });
+      if (after == plans_.begin()) {
+        return absl::DataLossError(absl::StrCat("corrupt index: value chunk of \"", column.measurement, "\" at offset ",
+                                                chunk.offset, " precedes every time chunk of device ", device_name_));
+      }
+      // A count-0 value chunk is an all-null placeholder: nothing to read (§5).
+      if (chunk.statistics.count > 0) (after - 1)->value_chunks[j] = &chunk;
+    }
+  }
+  plans_.erase(std::remove_if(plans_.begin(), plans_.end(),
+                              [&](const ChunkGroupPlan& p) { return !range_->Overlaps(p.time_chunk->statistics); }),
+               plans_.end());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
+  if (next_plan_ >= plans_.size()) return false;
+  plan_ = &plans_[next_plan_++];
+  TSREAD_ASSIGN_OR_RETURN(time_chunk_, LoadChunk(*reader_, plan_->time_chunk->offset));
+  if (!time_chunk_.header.is_time_column()) {
+    return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", time_chunk_.header.offset,
+                                            " is not a time column chunk of device ", device_name_));
+  }
+  for (size_t j = 0; j < columns_->size(); ++j) {
+    value_chunks_[j].reset();
+    if (plan_->value_chunks[j] == nullptr) continue;
+    TSREAD_ASSIGN_OR_RETURN(ChunkData chunk, LoadChunk(*reader_, plan_->value_chunks[j]->offset));
+    const std::string& name = (*columns_)[j].measurement;
+    if (chunk.header.is_time_column() || chunk.header.measurement != name) {
+      return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk.header.offset, " is \"",
+                                              ToAbsl(chunk.header.measurement), "\", not column \"", name, "\""));
+    }
+    if (chunk.pages.empty()) continue;  // an empty value chunk: all null (§8.3)
+    if (chunk.pages.size() != time_chunk_.pages.size()) {
+      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk.header.offset, ": column \"", name,
+                                              "\" has ", chunk.pages.size(), " pages, its time chunk ",
+                                              time_chunk_.pages.size()));
+    }
+    value_chunks_[j] = std::move(chunk);
+  }
+  next_page_ = 0;
+  return true;
+}
+
+void AlignedDeviceReader::KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
+  keep_.resize(times.size());
+  size_t kept = 0;
+  for (size_t r = 0; r < times.size(); ++r) {
+    keep_[r] = range_->Contains(times[r]);
+    kept += keep_[r];
+  }
+  if (kept == times.size()) return;
+  KeepEntries(times, keep_);
+  for (ColumnVector& column : columns) column.KeepRows(keep_);
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
+  columns.resize(columns_->size());
+  while (plan_ == nullptr || next_page_ >= time_chunk_.pages.size()) {
+    TSREAD_ASSIGN_OR_RETURN(bool started, StartNextChunkGroup());
+    if (!started) return false;
+  }
+  const size_t k = next_page_++;
+  const PageRef& time_page = time_chunk_.pages[k];
+  times.clear();
+  for (size_t j = 0; j < columns.size(); ++j) {
+    columns[j].type = (*columns_)[j].data_type;
+    columns[j].Resize(0);
+  }
+  const Statistics& page_statistics =
+      time_page.header.statistics.has_value() ? *time_page.header.statistics : plan_->time_chunk->statistics;
+  if (!range_->Overlaps(page_statistics)) return true;
+  const uint32_t rows = PageRowCount(time_page, plan_->time_chunk->statistics);
+  TSREAD_RETURN_IF_ERROR(DecodeTimePage(time_chunk_.header, time_page, rows, *limits_, time_scratch_, times));
+  for (size_t j = 0; j < columns.size(); ++j) {
+    ColumnVector& column = columns[j];
+    if (!(*columns_)[j].stored) continue;
+    if (!value_chunks_[j].has_value()) {
+      column.Resize(rows);
+      column.SetNull(0, rows);
+      continue;
+    }
+    const ChunkData& chunk = *value_chunks_[j];
+    TSREAD_RETURN_IF_ERROR(DecodeValuePage(chunk.header, chunk.pages[k], rows, *limits_, value_scratch_[j], column));
+  }
+  if (!range_->Covers(page_statistics)) KeepRowsInRange(times, columns);
+  return true;
+}
+
+}  // namespace tsread

@@ -1,0 +1,59 @@
+#include "tsread/read/chunk_data.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/byte_stream.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// Enough for a marker, a measurement name of up to ~240 bytes and the rest of the header; a
+// longer name costs a second read.
+constexpr uint64_t kHeaderProbeSize = 256;
+
+absl::StatusOr<ChunkHeader> ReadHeaderAt(const TsFileReader& reader, uint64_t offset, uint64_t data_end,
+                                         uint64_t probe, Buffer& bytes) {
+  TSREAD_ASSIGN_OR_RETURN(bytes, reader.file().Read(offset, std::min(probe, data_end - offset)));
+  ByteStream in(bytes.bytes(), offset);
+  return ReadChunkHeader(in);
+}
+
+}  // namespace
+
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset) {
+  const uint64_t data_end = reader.metadata().meta_offset;
+  if (offset < static_cast<int64_t>(kHeadSize) || static_cast<uint64_t>(offset) >= data_end) {
+    return absl::DataLossError(absl::StrCat("corrupt chunk offset ", offset, ": outside the data section [7, ",
+                                            data_end, ")"));
+  }
+  const uint64_t at = static_cast<uint64_t>(offset);
+  ChunkData chunk;
+  Buffer probe;
+  absl::StatusOr<ChunkHeader> header = ReadHeaderAt(reader, at, data_end, kHeaderProbeSize, probe);
+  if (!header.ok() && data_end - at > kHeaderProbeSize) {
+    header = ReadHeaderAt(reader, at, data_end, data_end - at, probe);  // a long measurement name
+  }
+  if (!header.ok()) return header.status();
+  chunk.header = *header;
+  const uint64_t total = chunk.header.header_size + static_cast<uint64_t>(chunk.header.data_size);
+  if (total > data_end - at) {
+    return absl::DataLossError(absl::StrCat("corrupt chunk header at offset ", at, ": data size ",
+                                            chunk.header.data_size, " runs past the data section end ", data_end));
+  }
+  TSREAD_ASSIGN_OR_RETURN(chunk.bytes, reader.file().Read(at, total));
+  // Re-read the header from the final bytes so that its measurement view points into them.
+  ByteStream in(chunk.bytes.bytes(), at);
+  TSREAD_ASSIGN_OR_RETURN(chunk.header, ReadChunkHeader(in));
+  while (!in.empty()) {
+    PageRef page;
+    TSREAD_ASSIGN_OR_RETURN(page.header,
+                            ReadPageHeader(in, chunk.header.data_type, chunk.header.has_page_statistics()));
+    TSREAD_ASSIGN_OR_RETURN(page.body, in.ReadBytes(page.header.compressed_size, "page body"));
+    chunk.pages.push_back(std::move(page));
+  }
+  return chunk;
+}
+
+}  // namespace tsread

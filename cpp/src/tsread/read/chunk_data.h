@@ -1,0 +1,35 @@
+// ChunkData: one chunk read from the file — its header and its pages' headers and (still
+// compressed) bodies, as views into the chunk's bytes (format reference §3).
+#ifndef TSREAD_READ_CHUNK_DATA_H_
+#define TSREAD_READ_CHUNK_DATA_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/format/chunk_header.h"
+#include "tsread/format/page_header.h"
+#include "tsread/io/buffer.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace tsread {
+
+struct PageRef {
+  PageHeader header;
+  std::string_view body;  // compressed bytes; empty for an empty page
+};
+
+struct ChunkData {
+  ChunkHeader header;
+  Buffer bytes;  // the header and all pages; views below point into it
+  std::vector<PageRef> pages;
+};
+
+// Reads the chunk whose marker is at `offset` (a ChunkMetadata offset). Its pages must end
+// before the data section does (§13 item 1).
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset);
+
+}  // namespace tsread
+
+#endif  // TSREAD_READ_CHUNK_DATA_H_

@@ -1,0 +1,204 @@
+#include "tsread/read/page_decoder.h"
+
+#include <bit>
+#include <cstring>
+#include <span>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/compress/decompress.h"
+#include "tsread/encoding/value_decoder.h"
+#include "tsread/io/byte_stream.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// Prefixes an error with the column and page it came from, keeping its code.
+absl::Status InPage(const absl::Status& status, const ChunkHeader& chunk, const PageRef& page) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat("column \"", ToAbsl(chunk.measurement), "\" (chunk at offset ",
+                                                  chunk.offset, ", page at offset ", page.header.offset,
+                                                  "): ", status.message()));
+}
+
+absl::StatusOr<Encoding> ChunkEncoding(const ChunkHeader& chunk) {
+  std::optional<Encoding> encoding = EncodingFromByte(chunk.encoding_byte);
+  if (!encoding.has_value()) {
+    return absl::UnimplementedError(absl::StrCat("unsupported encoding id ", chunk.encoding_byte));
+  }
+  return *encoding;
+}
+
+// Upper bound on how many values `bytes` of a stream in `encoding` can hold, so that a count
+// read from the file cannot size a buffer beyond what the input justifies.
+uint64_t MaxValuesIn(Encoding encoding, uint64_t bytes) {
+  switch (encoding) {
+    case Encoding::kRle:
+    case Encoding::kDictionary: return bytes * 16384 + 16;  // one RLE run holds up to 0x7FFF values
+    case Encoding::kRegular: return bytes * 65536 + 16;     // a grid block holds n values
+    default: return bytes * 8 + 256;                         // at least one bit per value
+  }
+}
+
+absl::Status CheckCount(uint64_t count, Encoding encoding, uint64_t bytes) {
+  if (count > MaxValuesIn(encoding, bytes)) {
+    return absl::DataLossError(absl::StrCat(count, " values cannot fit in a ", bytes, "-byte ",
+                                            ToAbsl(EncodingName(encoding)), " stream"));
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+T* DenseBuffer(PageScratch& scratch, size_t count) {
+  scratch.dense.resize((count * sizeof(T) + sizeof(uint64_t) - 1) / sizeof(uint64_t) + 1);
+  return reinterpret_cast<T*>(scratch.dense.data());
+}
+
+template <typename T>
+absl::Status DecodeTyped(Encoding encoding, std::string_view stream, size_t count, T* out);
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, uint8_t* out) { return DecodeBooleans(e, s, n, out); }
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, int32_t* out) { return DecodeInt32s(e, s, n, out); }
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, int64_t* out) { return DecodeInt64s(e, s, n, out); }
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, float* out) { return DecodeFloats(e, s, n, out); }
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, double* out) { return DecodeDoubles(e, s, n, out); }
+template <>
+absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, std::string_view* out) {
+  return DecodeBinaries(e, s, n, out);
+}
+
+// Decodes `non_null` values and spreads them over the rows whose validity byte is set.
+template <typename T>
+absl::Status DecodeIntoRows(Encoding encoding, std::string_view stream, size_t non_null, PageScratch& scratch,
+                            const std::vector<uint8_t>& valid, std::vector<T>& values) {
+  const size_t rows = valid.size();
+  if (non_null == rows) return DecodeTyped(encoding, stream, rows, values.data());
+  T* dense = DenseBuffer<T>(scratch, non_null);
+  TSREAD_RETURN_IF_ERROR(DecodeTyped(encoding, stream, non_null, dense));
+  size_t j = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    if (valid[r]) values[r] = dense[j++];
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DecodeColumnValues(Encoding encoding, std::string_view stream, size_t non_null, PageScratch& scratch,
+                                ColumnVector& out) {
+  TSREAD_RETURN_IF_ERROR(CheckCount(non_null, encoding, stream.size()));
+  switch (PhysicalTypeOf(out.type)) {
+    case PhysicalType::kBoolean: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.bools);
+    case PhysicalType::kInt32: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.int32s);
+    case PhysicalType::kInt64: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.int64s);
+    case PhysicalType::kFloat: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.floats);
+    case PhysicalType::kDouble: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.doubles);
+    case PhysicalType::kBinary: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.binaries);
+  }
+  return absl::InternalError("unknown physical type");
+}
+
+// Expands the MSB-first not-null bitmap of a value page (§8.3) into one byte per row and returns
+// the number of non-null rows.
+size_t ExpandBitmap(std::string_view bitmap, uint32_t rows, std::vector<uint8_t>& valid) {
+  size_t non_null = 0;
+  const auto* bits = reinterpret_cast<const uint8_t*>(bitmap.data());
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint8_t v = (bits[r >> 3] >> (7 - (r & 7))) & 1;
+    valid[r] = v;
+    non_null += v;
+  }
+  return non_null;
+}
+
+}  // namespace
+
+uint32_t PageRowCount(const PageRef& page, const Statistics& chunk_statistics) {
+  return page.header.statistics.has_value() ? page.header.statistics->count : chunk_statistics.count;
+}
+
+absl::StatusOr<std::string_view> UncompressPage(const ChunkHeader& chunk, const PageRef& page,
+                                                const ReadLimits& limits, PageScratch& scratch) {
+  std::optional<Compression> codec = CompressionFromByte(chunk.compression_byte);
+  if (!codec.has_value()) {
+    return InPage(absl::UnimplementedError(absl::StrCat("unsupported compression id ", chunk.compression_byte)), chunk,
+                  page);
+  }
+  const uint64_t size = page.header.uncompressed_size;
+  if (*codec == Compression::kUncompressed) {
+    if (size != page.body.size()) {
+      return InPage(absl::DataLossError(absl::StrCat("uncompressed page declares ", size, " bytes but its body has ",
+                                                     page.body.size())),
+                    chunk, page);
+    }
+    return page.body;
+  }
+  if (size > limits.max_page_bytes) {
+    return InPage(absl::DataLossError(absl::StrCat("page declares ", size, " uncompressed bytes, over the ",
+                                                   limits.max_page_bytes, "-byte page limit")),
+                  chunk, page);
+  }
+  scratch.uncompressed.resize(size);
+  TSREAD_RETURN_IF_ERROR(
+      InPage(Decompress(*codec, page.body, std::span<char>(scratch.uncompressed.data(), size)), chunk, page));
+  return std::string_view(scratch.uncompressed.data(), size);
+}
+
+absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint32_t count, const ReadLimits& limits,
+                            PageScratch& scratch, std::vector<int64_t>& times) {
+  TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
+  absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
+  if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
+  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, *encoding, bytes.size()), chunk, page));
+  times.resize(count);
+  return InPage(DecodeInt64s(*encoding, bytes, count, times.data()), chunk, page);
+}
+
+absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, const ReadLimits& limits,
+                             PageScratch& scratch, ColumnVector& out) {
+  out.type = chunk.data_type;
+  out.Resize(rows);
+  if (page.header.is_empty()) {
+    out.SetNull(0, rows);
+    return absl::OkStatus();
+  }
+  TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
+  ByteStream in(bytes, 0);
+  absl::StatusOr<int32_t> row_count = in.ReadI32("value page row count");
+  if (!row_count.ok()) return InPage(row_count.status(), chunk, page);
+  if (*row_count < 0 || static_cast<uint32_t>(*row_count) != rows) {
+    return InPage(absl::DataLossError(absl::StrCat("value page has ", *row_count, " rows, its time page ", rows)),
+                  chunk, page);
+  }
+  absl::StatusOr<std::string_view> bitmap = in.ReadBytes((static_cast<size_t>(rows) + 7) / 8, "value page bitmap");
+  if (!bitmap.ok()) return InPage(bitmap.status(), chunk, page);
+  const size_t non_null = ExpandBitmap(*bitmap, rows, out.valid);
+  absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
+  if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
+  return InPage(DecodeColumnValues(*encoding, in.rest(), non_null, scratch, out), chunk, page);
+}
+
+absl::Status DecodeNonAlignedPage(const ChunkHeader& chunk, const PageRef& page, uint32_t count,
+                                  const ReadLimits& limits, PageScratch& scratch, std::vector<int64_t>& times,
+                                  ColumnVector& out) {
+  out.type = chunk.data_type;
+  TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
+  ByteStream in(bytes, 0);
+  absl::StatusOr<uint32_t> time_length = in.ReadUVarSize("time stream length");
+  if (!time_length.ok()) return InPage(time_length.status(), chunk, page);
+  absl::StatusOr<std::string_view> time_stream = in.ReadBytes(*time_length, "time stream");
+  if (!time_stream.ok()) return InPage(time_stream.status(), chunk, page);
+  // The time encoding of a non-aligned page is not stored: Java's default TS_2DIFF (§3.1).
+  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, Encoding::kTs2Diff, time_stream->size()), chunk, page));
+  times.resize(count);
+  TSREAD_RETURN_IF_ERROR(InPage(DecodeInt64s(Encoding::kTs2Diff, *time_stream, count, times.data()), chunk, page));
+  out.Resize(count);
+  std::fill(out.valid.begin(), out.valid.end(), 1);
+  absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
+  if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
+  return InPage(DecodeColumnValues(*encoding, in.rest(), count, scratch, out), chunk, page);
+}
+
+}  // namespace tsread

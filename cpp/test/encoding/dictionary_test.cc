@@ -1,0 +1,116 @@
+// DICTIONARY (§9.7) decoder tests on hand-built streams.
+#include "tsread/encoding/dictionary.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string Bytes(std::initializer_list<int> bytes) {
+  std::string s;
+  for (int b : bytes) s.push_back(static_cast<char>(b));
+  return s;
+}
+
+void PutSVar(std::string* out, int32_t v) {
+  uint32_t u = (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31);
+  while (u >= 0x80) {
+    out->push_back(static_cast<char>((u & 0x7F) | 0x80));
+    u >>= 7;
+  }
+  out->push_back(static_cast<char>(u));
+}
+
+std::string Dictionary(const std::vector<std::string>& entries) {
+  std::string out;
+  PutSVar(&out, static_cast<int32_t>(entries.size()));
+  for (const std::string& e : entries) {
+    PutSVar(&out, static_cast<int32_t>(e.size()));
+    out += e;
+  }
+  return out;
+}
+
+void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
+}
+
+// RLE indices (§9.3, bit width 2): a run of 3 x index 1, then one bit-packed group (2 bytes)
+// holding 0, 2, 1, 0: 00 10 01 00 + padding.
+const std::string kIndices = Bytes({0x07, 0x02, 0x06, 0x01, 0x03, 0x04, 0x24, 0x00});
+
+TEST(DictionaryTest, DecodesViewsIntoTheStream) {
+  const std::string stream = Dictionary({"red", "", "blue"}) + kIndices + "junk";
+  std::vector<std::string_view> out(7);
+  auto consumed = DecodeDictionaryBinaries(stream, out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size() - 4);
+  EXPECT_THAT(out, ElementsAre("", "", "", "red", "blue", "", "red"));
+  EXPECT_EQ(out[3].data(), stream.data() + 2);  // a view of the dictionary entry
+}
+
+TEST(DictionaryTest, IndexOutsideTheDictionary) {
+  const std::string stream = Dictionary({"a", "b"}) + kIndices;
+  std::vector<std::string_view> out(7);
+  auto result = DecodeDictionaryBinaries(stream, out.size(), out.data());
+  ExpectDataLoss(result);
+  EXPECT_THAT(result.status().message(), HasSubstr("index 2 of value 4"));
+  // With only 3 values the bad index is never reached.
+  EXPECT_TRUE(DecodeDictionaryBinaries(stream, 3, out.data()).ok());
+}
+
+TEST(DictionaryTest, NegativeIndexIsOutOfRange) {
+  // bit width 32, RLE run of one value 0xFFFFFFFF (-1), little-endian.
+  const std::string stream = Dictionary({"a"}) + Bytes({0x06, 0x20, 0x02, 0xFF, 0xFF, 0xFF, 0xFF});
+  std::string_view out;
+  ExpectDataLoss(DecodeDictionaryBinaries(stream, 1, &out));
+}
+
+TEST(DictionaryTest, MalformedDictionary) {
+  std::string_view out[2];
+  // Negative entry count (svar -1).
+  ExpectDataLoss(DecodeDictionaryBinaries(Bytes({0x01}) + kIndices, 1, out));
+  // Entry count beyond what the bytes could hold: rejected before reserving anything.
+  std::string huge;
+  PutSVar(&huge, 0x3FFFFFFF);
+  auto result = DecodeDictionaryBinaries(huge + "xy", 1, out);
+  ExpectDataLoss(result);
+  EXPECT_THAT(result.status().message(), HasSubstr("entry count"));
+  // Negative entry length; entry longer than the stream.
+  ExpectDataLoss(DecodeDictionaryBinaries(Bytes({0x02, 0x03, 'a'}), 1, out));
+  ExpectDataLoss(DecodeDictionaryBinaries(Bytes({0x02, 0x08, 'a'}), 1, out));
+}
+
+TEST(DictionaryTest, EveryTruncatedPrefixIsDataLoss) {
+  const std::string stream = Dictionary({"red", "", "blue"}) + kIndices;
+  for (size_t len = 0; len < stream.size(); ++len) {
+    std::vector<std::string_view> out(7);
+    ExpectDataLoss(DecodeDictionaryBinaries(stream.substr(0, len), out.size(), out.data()));
+  }
+}
+
+TEST(DictionaryTest, IndexErrorsReportOffsetsInTheWholeStream) {
+  // The index stream starts at offset 5 and its bit width (40) is too large.
+  const std::string stream = Dictionary({"abc"}) + Bytes({0x03, 0x28, 0x02, 0x00});
+  std::string_view out;
+  auto result = DecodeDictionaryBinaries(stream, 1, &out);
+  ExpectDataLoss(result);
+  EXPECT_THAT(result.status().message(), HasSubstr("bit width at stream offset 6"));
+}
+
+TEST(DictionaryTest, ZeroCountReadsNothing) {
+  auto consumed = DecodeDictionaryBinaries("", 0, nullptr);
+  ASSERT_TRUE(consumed.ok());
+  EXPECT_EQ(*consumed, 0u);
+}
+
+}  // namespace
+}  // namespace tsread

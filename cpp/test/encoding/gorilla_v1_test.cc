@@ -1,0 +1,257 @@
+// GORILLA_V1 decoding (format reference §9.10). Streams come from a test-only encoder that
+// follows Java's SinglePrecisionEncoderV1 / DoublePrecisionEncoderV1 or from hand-assembled bits.
+#include "tsread/encoding/gorilla_v1.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::HasSubstr;
+
+// MSB-first bit writer (§9.1 bit order).
+class BitWriter {
+ public:
+  void Write(uint64_t value, int bits) {
+    for (int b = bits - 1; b >= 0; --b) PutBit((value >> b) & 1);
+  }
+  void PutBit(bool bit) {
+    if (bits_ % 8 == 0) bytes_.push_back('\0');
+    if (bit) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (bits_ % 8)));
+    ++bits_;
+  }
+  void WriteString(std::string_view bits) {
+    for (char c : bits) {
+      if (c == '0' || c == '1') PutBit(c == '1');
+    }
+  }
+  size_t bit_count() const { return bits_; }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+  size_t bits_ = 0;
+};
+
+struct Encoded {
+  std::string bytes;
+  size_t value_bytes = 0;  // bytes holding the values (without the closing NaN)
+};
+
+// Java's Single/DoublePrecisionEncoderV1 over W-bit patterns: first value little-endian, then
+// '0' / '10' (within the previous value's lz..tz) / '11' (new lz, len).
+template <int W>
+Encoded EncodeGorillaV1(const std::vector<uint64_t>& values) {
+  using Bits = std::conditional_t<W == 32, uint32_t, uint64_t>;
+  constexpr int kLeadingBits = W == 32 ? 5 : 6;
+  constexpr int kLengthBits = W == 32 ? 6 : 7;
+  const Bits nan_bits = W == 32 ? Bits(0x7FC00000u) : Bits(0x7FF8000000000000ull);
+  std::string head;
+  BitWriter w;
+  bool first = true;
+  Bits prev = 0;
+  auto encode = [&](Bits v) {
+    if (first) {
+      for (int b = 0; b < W / 8; ++b) head.push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
+      prev = v;
+      first = false;
+      return;
+    }
+    const Bits x = v ^ prev;
+    if (x == 0) {
+      w.PutBit(false);
+    } else {
+      const int prev_lz = std::countl_zero(prev), prev_tz = std::countr_zero(prev);
+      const int lz = std::countl_zero(x), tz = std::countr_zero(x);
+      if (lz >= prev_lz && tz >= prev_tz) {
+        w.WriteString("10");
+        w.Write(x >> prev_tz, W - prev_lz - prev_tz);
+      } else {
+        w.WriteString("11");
+        w.Write(static_cast<uint64_t>(lz), kLeadingBits);
+        w.Write(static_cast<uint64_t>(W - lz - tz), kLengthBits);
+        w.Write(x >> tz, W - lz - tz);
+      }
+    }
+    prev = v;
+  };
+  for (uint64_t v : values) encode(static_cast<Bits>(v));
+  Encoded out;
+  const size_t value_bits = w.bit_count();
+  encode(nan_bits);
+  out.bytes = head + w.bytes();
+  out.value_bytes = values.empty() ? 0 : W / 8 + (value_bits + 7) / 8;
+  return out;
+}
+
+template <typename T>
+uint64_t BitsOf(T v) {
+  if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
+  else return std::bit_cast<uint64_t>(v);
+}
+template <typename T>
+std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
+  std::vector<uint64_t> bits;
+  for (T v : values) bits.push_back(BitsOf(v));
+  return bits;
+}
+
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeGorillaV1Floats(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeGorillaV1Doubles(s, n, out); }
+
+template <typename T>
+void ExpectRoundTrip(const std::vector<T>& values) {
+  const Encoded enc = EncodeGorillaV1<sizeof(T) * 8>(BitsOf(values));
+  std::vector<T> got(values.size());
+  absl::StatusOr<size_t> consumed = Decode(enc.bytes, values.size(), got.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, enc.value_bytes);
+  EXPECT_EQ(BitsOf(got), BitsOf(values));
+}
+
+template <typename T>
+std::vector<T> Specials() {
+  using L = std::numeric_limits<T>;
+  return {L::quiet_NaN(), T(1), L::quiet_NaN(), L::quiet_NaN(), -L::infinity(), L::infinity(), T(-0.0),
+          T(0), T(0), L::denorm_min(), -L::denorm_min(), L::min(), L::max(), T(0), -L::max(), T(2.5),
+          L::quiet_NaN()};
+}
+
+template <typename T>
+std::vector<T> RandomWalk(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> values;
+  double v = 20.0;
+  for (size_t i = 0; i < n; ++i) {
+    if (rng() % 4 != 0) v = std::round((v + (static_cast<double>(rng() % 201) - 100) / 100.0) * 100) / 100;
+    values.push_back(static_cast<T>(v));
+  }
+  return values;
+}
+
+TEST(GorillaV1Test, ZeroCountReadsNothing) {
+  absl::StatusOr<size_t> consumed = DecodeGorillaV1Floats("", 0, nullptr);
+  ASSERT_TRUE(consumed.ok());
+  EXPECT_EQ(*consumed, 0u);
+}
+
+TEST(GorillaV1Test, OneValueIsLittleEndian) {
+  // 1.0f = 0x3F800000, stored as 00 00 80 3F.
+  const std::string s("\x00\x00\x80\x3F", 4);
+  float f;
+  absl::StatusOr<size_t> consumed = DecodeGorillaV1Floats(s, 1, &f);
+  ASSERT_TRUE(consumed.ok());
+  EXPECT_EQ(*consumed, 4u);
+  EXPECT_EQ(f, 1.0f);
+  ExpectRoundTrip<double>({-3.75});
+}
+
+TEST(GorillaV1Test, Repeats) {
+  ExpectRoundTrip<float>(std::vector<float>(50, 7.25f));
+  ExpectRoundTrip<double>(std::vector<double>(50, -7.25));
+}
+
+TEST(GorillaV1Test, SpecialsIncludingNaNInTheMiddle) {
+  ExpectRoundTrip(Specials<float>());
+  ExpectRoundTrip(Specials<double>());
+}
+
+TEST(GorillaV1Test, LongRandomWalks) {
+  ExpectRoundTrip(RandomWalk<float>(20000, 1));
+  ExpectRoundTrip(RandomWalk<double>(20000, 2));
+}
+
+TEST(GorillaV1Test, RandomBitPatterns) {
+  std::mt19937_64 rng(3);
+  std::vector<double> d;
+  std::vector<float> f;
+  for (int i = 0; i < 5000; ++i) {
+    d.push_back(std::bit_cast<double>(rng()));
+    f.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
+  }
+  ExpectRoundTrip(d);
+  ExpectRoundTrip(f);
+}
+
+template <typename T>
+void ExpectTruncationDetected(const std::vector<T>& values) {
+  const Encoded enc = EncodeGorillaV1<sizeof(T) * 8>(BitsOf(values));
+  std::vector<T> got(values.size());
+  for (size_t len = 0; len <= enc.bytes.size(); ++len) {
+    const std::unique_ptr<char[]> copy(new char[len == 0 ? 1 : len]);
+    std::memcpy(copy.get(), enc.bytes.data(), len);
+    absl::StatusOr<size_t> consumed = Decode(std::string_view(copy.get(), len), values.size(), got.data());
+    if (len < enc.value_bytes) {
+      ASSERT_FALSE(consumed.ok()) << "prefix " << len;
+      EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss);
+      EXPECT_THAT(consumed.status().message(), HasSubstr("truncated"));
+    } else {
+      ASSERT_TRUE(consumed.ok()) << "prefix " << len << ": " << consumed.status();
+      EXPECT_EQ(BitsOf(got), BitsOf(values));
+    }
+  }
+}
+
+TEST(GorillaV1Test, TruncationAtEveryPrefix) {
+  ExpectTruncationDetected(RandomWalk<float>(300, 4));
+  ExpectTruncationDetected(RandomWalk<double>(300, 5));
+  ExpectTruncationDetected(Specials<double>());
+}
+
+std::string Bits(std::string_view s) {
+  BitWriter w;
+  w.WriteString(s);
+  return w.bytes();
+}
+
+TEST(GorillaV1Test, HandAssembledFloatStream) {
+  // first = 0x3F800000 (1.0f): lz = 2, tz = 23.
+  // '10': 7 bits 0000001 placed at bits 29..23 -> XOR 0x00800000 -> 0x3F000000 (0.5f)
+  // '11': lz = 1, len = 1, bit '1' -> XOR 0x40000000 -> 0x7F000000 (1.7014118e38f)
+  // '0': repeat.
+  const std::string s = std::string("\x00\x00\x80\x3F", 4) + Bits("10 0000001  11 00001 000001 1  0");
+  float out[4];
+  absl::StatusOr<size_t> consumed = DecodeGorillaV1Floats(s, 4, out);
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, s.size());
+  EXPECT_EQ(std::bit_cast<uint32_t>(out[0]), 0x3F800000u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(out[1]), 0x3F000000u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(out[2]), 0x7F000000u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(out[3]), 0x7F000000u);
+}
+
+TEST(GorillaV1Test, ReuseAfterZeroReadsNothing) {
+  // Previous value 0: Java's '10' loop runs W - 32 - 32 < 0 times, the value stays 0.
+  const std::string s = std::string("\x00\x00\x00\x00", 4) + Bits("10 10 0");
+  float out[4];
+  absl::StatusOr<size_t> consumed = DecodeGorillaV1Floats(s, 4, out);
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, 5u);
+  for (float f : out) EXPECT_EQ(std::bit_cast<uint32_t>(f), 0u);
+}
+
+TEST(GorillaV1Test, RejectsLengthsWiderThanTheWord) {
+  // lz = 31, len = 2: 33 > 32.
+  const std::string s = std::string("\x00\x00\x80\x3F", 4) + Bits("11 11111 000010 11 0000000");
+  float out[2];
+  absl::StatusOr<size_t> consumed = DecodeGorillaV1Floats(s, 2, out);
+  ASSERT_FALSE(consumed.ok());
+  EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(consumed.status().message(), HasSubstr("GORILLA_V1 FLOAT"));
+  EXPECT_THAT(consumed.status().message(), HasSubstr("byte offset 4"));
+}
+
+}  // namespace
+}  // namespace tsread

@@ -1,0 +1,128 @@
+// REGULAR (§9.9) decoder tests on hand-built blocks.
+#include "tsread/encoding/regular.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+void PutBigEndian(std::string* out, uint64_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+
+// A block: hasMissing, [i32 L, bitmap], i32 n, T minDelta, T first. `bitmap` empty = no missing.
+template <typename T>
+std::string Block(int32_t n, T step, T first, const std::string& bitmap = "") {
+  std::string out;
+  out.push_back(bitmap.empty() ? 0 : 1);
+  if (!bitmap.empty()) {
+    PutBigEndian(&out, bitmap.size(), 4);
+    out += bitmap;
+  }
+  PutBigEndian(&out, static_cast<uint32_t>(n), 4);
+  PutBigEndian(&out, static_cast<uint64_t>(step), sizeof(T));
+  PutBigEndian(&out, static_cast<uint64_t>(first), sizeof(T));
+  return out;
+}
+
+std::string Bits(std::initializer_list<int> bytes) {
+  std::string s;
+  for (int b : bytes) s.push_back(static_cast<char>(b));
+  return s;
+}
+
+void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
+}
+
+TEST(RegularTest, WithoutMissingPoints) {
+  const std::string stream = Block<int32_t>(4, 10, 100) + Block<int32_t>(1, 0, -5) + Block<int32_t>(3, -3, 0);
+  std::vector<int32_t> out(8);
+  auto consumed = DecodeRegularInt32s(stream, out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_THAT(out, ElementsAre(100, 110, 120, 130, -5, 0, -3, -6));
+}
+
+TEST(RegularTest, WithMissingPoints) {
+  // Grid of 12 points, step 1000 from 5000; present: 0, 1, 4, 8, 11 (bit 0 of byte 0 ... bit 3 of
+  // byte 1): byte 0 = 0b0001'0011, byte 1 = 0b0000'1001.
+  const std::string stream = Block<int64_t>(12, 1000, 5000, Bits({0x13, 0x09}));
+  std::vector<int64_t> out(5);
+  auto consumed = DecodeRegularInt64s(stream, out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_THAT(out, ElementsAre(5000, 6000, 9000, 13000, 16000));
+}
+
+TEST(RegularTest, FirstPointIsReturnedEvenIfBitZeroIsClear) {
+  // Java's RegularDataDecoder returns g_0 for every block before consulting the bitmap.
+  const std::string stream = Block<int32_t>(3, 2, 1, Bits({0x04})) + Block<int32_t>(2, 1, 50);
+  std::vector<int32_t> out(4);
+  ASSERT_TRUE(DecodeRegularInt32s(stream, out.size(), out.data()).ok());
+  EXPECT_THAT(out, ElementsAre(1, 5, 50, 51));
+}
+
+TEST(RegularTest, WrapAround) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const std::string stream = Block<int64_t>(3, kMax, kMax);
+  std::vector<int64_t> out(3);
+  ASSERT_TRUE(DecodeRegularInt64s(stream, 3, out.data()).ok());
+  EXPECT_THAT(out, ElementsAre(kMax, -2, kMax - 2));
+  const std::string missing = Block<int32_t>(9, std::numeric_limits<int32_t>::max(), 7, Bits({0x00, 0x01}));
+  std::vector<int32_t> ints(2);
+  ASSERT_TRUE(DecodeRegularInt32s(missing, 2, ints.data()).ok());
+  EXPECT_THAT(ints, ElementsAre(7, static_cast<int32_t>(7u + 8u * 0x7FFFFFFFu)));
+}
+
+TEST(RegularTest, CountEndingInsideABlock) {
+  const std::string stream = Block<int32_t>(1000000, 1, 0) + "junk";
+  std::vector<int32_t> out(3);
+  auto consumed = DecodeRegularInt32s(stream, 3, out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size() - 4);
+  EXPECT_THAT(out, ElementsAre(0, 1, 2));
+}
+
+TEST(RegularTest, EveryTruncatedPrefixIsDataLoss) {
+  const std::string stream = Block<int64_t>(12, 1000, 5000, Bits({0x13, 0x09})) + Block<int64_t>(2, 1, 1);
+  for (size_t len = 0; len < stream.size(); ++len) {
+    std::vector<int64_t> out(7);
+    ExpectDataLoss(DecodeRegularInt64s(stream.substr(0, len), out.size(), out.data()));
+  }
+}
+
+TEST(RegularTest, MalformedBlocks) {
+  int32_t out[8];
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(0, 1, 1), 1, out));
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(-3, 1, 1), 1, out));
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(1, 1, 1, Bits({0x01})), 1, out));  // missing needs n >= 2
+  // Last grid point not marked; bitmap shorter than the grid.
+  auto result = DecodeRegularInt32s(Block<int32_t>(4, 1, 1, Bits({0x07})), 1, out);
+  ExpectDataLoss(result);
+  EXPECT_THAT(result.status().message(), HasSubstr("REGULAR INT32 bitmap at stream offset 0"));
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(9, 1, 1, Bits({0xFF})), 1, out));
+  // Negative bitmap length.
+  std::string negative = {1, '\xFF', '\xFF', '\xFF', '\xFF'};
+  negative += Block<int32_t>(2, 1, 1).substr(1);
+  ExpectDataLoss(DecodeRegularInt32s(negative, 1, out));
+}
+
+TEST(RegularTest, MoreValuesRequestedThanTheStreamHolds) {
+  std::vector<int32_t> out(6);
+  auto result = DecodeRegularInt32s(Block<int32_t>(5, 1, 1), 6, out.data());
+  ExpectDataLoss(result);
+  EXPECT_THAT(result.status().message(), HasSubstr("5 of 6 values"));
+}
+
+}  // namespace
+}  // namespace tsread

@@ -1,0 +1,168 @@
+// `tsread cat FILE --table T [--columns a,b] [--start T0] [--end T1]` and `tsread cat FILE --tree`:
+// a table's rows or the tree-model points as CSV (cli-contract.md).
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "cli.h"
+#include "tsread/read/series_reader.h"
+#include "tsread/read/table_reader.h"
+#include "value_format.h"
+
+namespace tsread::cli {
+namespace {
+
+// Writes CSV text to stdout in large blocks.
+class Output {
+ public:
+  std::string& line() { return buffer_; }
+  void MaybeFlush() {
+    if (buffer_.size() >= (1 << 16)) Flush();
+  }
+  void Flush() {
+    std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+    buffer_.clear();
+  }
+  ~Output() { Flush(); }
+
+ private:
+  std::string buffer_;
+};
+
+absl::StatusOr<int64_t> ParseTime(const std::string& flag, const std::string& text) {
+  int64_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs an integer timestamp, got \"", text, "\""));
+  }
+  return v;
+}
+
+int CatTable(const TsFileReader& reader, const Args& args) {
+  TableReadOptions options;
+  const std::string table = *args.Get("table");
+  if (std::optional<std::string> columns = args.Get("columns")) {
+    options.columns = absl::StrSplit(*columns, ',');
+  }
+  for (const char* flag : {"start", "end"}) {
+    if (std::optional<std::string> text = args.Get(flag)) {
+      absl::StatusOr<int64_t> t = ParseTime(flag, *text);
+      if (!t.ok()) return Fail(t.status());
+      (std::string(flag) == "start" ? options.time_range.start : options.time_range.end) = *t;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<TableReader>> rows = TableReader::Create(reader, table, options);
+  if (!rows.ok()) return Fail(rows.status());
+  const std::vector<ProjectedColumn>& projection = (*rows)->projection();
+  Output out;
+  out.line() += "time";
+  for (const ProjectedColumn& column : projection) {
+    out.line() += ',';
+    AppendCsvField(out.line(), column.name);
+  }
+  out.line() += '\n';
+  while (true) {
+    absl::StatusOr<const TableBatch*> batch = (*rows)->Next();
+    if (!batch.ok()) {
+      out.Flush();
+      return Fail(batch.status());
+    }
+    if (*batch == nullptr) break;
+    const TableBatch& b = **batch;
+    for (size_t r = 0; r < b.num_rows(); ++r) {
+      std::string& line = out.line();
+      absl::StrAppend(&line, b.times[r]);
+      for (size_t j = 0; j < projection.size(); ++j) {
+        line += ',';
+        if (projection[j].category == ColumnCategory::kTag) {
+          if (std::optional<std::string_view> tag = b.tag(projection[j])) AppendQuoted(line, *tag);
+        } else if (projection[j].category == ColumnCategory::kField && b.columns[j].valid[r]) {
+          AppendValue(line, b.columns[j], r);
+        }
+      }
+      line += '\n';
+      out.MaybeFlush();
+    }
+  }
+  return kOk;
+}
+
+struct TreeDevice {
+  std::string name;
+  DeviceLocation location;
+};
+
+absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device, Output& out) {
+  absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries(device.location);
+  if (!series.ok()) return series.status();
+  std::vector<std::string> measurements;
+  for (const TimeseriesMetadata& tsm : *series) {
+    if (!tsm.is_time_column()) measurements.push_back(tsm.measurement);
+  }
+  std::sort(measurements.begin(), measurements.end());
+  for (const std::string& measurement : measurements) {
+    absl::StatusOr<std::unique_ptr<SeriesReader>> points = SeriesReader::Create(reader, device.name, *series, measurement);
+    if (!points.ok()) return points.status();
+    while (true) {
+      absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
+      if (!batch.ok()) return batch.status();
+      if (*batch == nullptr) break;
+      const SeriesBatch& b = **batch;
+      for (size_t r = 0; r < b.times.size(); ++r) {
+        if (!b.values.valid[r]) continue;
+        std::string& line = out.line();
+        AppendCsvField(line, device.name);
+        line += ',';
+        AppendCsvField(line, measurement);
+        absl::StrAppend(&line, ",", b.times[r], ",");
+        AppendValue(line, b.values, r);
+        line += '\n';
+        out.MaybeFlush();
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+int CatTree(const TsFileReader& reader) {
+  std::vector<TreeDevice> devices;
+  for (const std::string& index : reader.TreeIndexNames()) {
+    absl::StatusOr<DeviceIterator> it = reader.Devices(index);
+    if (!it.ok()) return Fail(it.status());
+    while (true) {
+      absl::StatusOr<const DeviceEntry*> entry = it->Next();
+      if (!entry.ok()) return Fail(entry.status());
+      if (*entry == nullptr) break;
+      devices.push_back({(*entry)->id.ToString(), (*entry)->location});
+    }
+  }
+  // The contract orders points by device string (index order is segment-wise, §6.4).
+  std::stable_sort(devices.begin(), devices.end(), [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });
+  Output out;
+  out.line() += "device,measurement,time,value\n";
+  for (const TreeDevice& device : devices) {
+    if (absl::Status s = CatTreeDevice(reader, device, out); !s.ok()) {
+      out.Flush();
+      return Fail(s);
+    }
+  }
+  return kOk;
+}
+
+}  // namespace
+
+int RunCat(const Args& args) {
+  const bool tree = args.Has("tree");
+  if (tree == args.Has("table")) return UsageError("cat needs exactly one of --table T or --tree");
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(args.positional[0]);
+  if (!reader.ok()) return Fail(reader.status());
+  return tree ? CatTree(**reader) : CatTable(**reader, args);
+}
+
+}  // namespace tsread::cli
