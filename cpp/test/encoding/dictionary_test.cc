@@ -14,6 +14,17 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
   for (int b : bytes) s.push_back(static_cast<char>(b));
@@ -93,7 +104,8 @@ TEST(DictionaryTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string stream = Dictionary({"red", "", "blue"}) + kIndices;
   for (size_t len = 0; len < stream.size(); ++len) {
     std::vector<std::string_view> out(7);
-    ExpectDataLoss(DecodeDictionaryBinaries(stream.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(
+        DecodeDictionaryBinaries(ExactBytes(stream.substr(0, len)).view(), out.size(), out.data()));
   }
 }
 

@@ -18,6 +18,17 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 void PutUVar(std::string* out, uint32_t v) {
   while (v >= 0x80) {
     out->push_back(static_cast<char>((v & 0x7F) | 0x80));
@@ -72,10 +83,19 @@ void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
   EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
 }
 
-const std::vector<int32_t> kInts = {12345, -1, 0, 100, 7, -98765, std::numeric_limits<int32_t>::max(),
-                                    std::numeric_limits<int32_t>::min(), 1};
-const std::vector<int64_t> kLongs = {12345, -1, 0, 100, 7, -98765, std::numeric_limits<int64_t>::max(),
-                                     std::numeric_limits<int64_t>::min(), 1, 9007199254740993};
+const std::vector<int32_t> kInts = {
+    12345, -1, 0, 100, 7, -98765, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(),
+    1};
+const std::vector<int64_t> kLongs = {12345,
+                                     -1,
+                                     0,
+                                     100,
+                                     7,
+                                     -98765,
+                                     std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::min(),
+                                     1,
+                                     9007199254740993};
 
 TEST(FloatScaledTest, FloatTs2DiffPrecisionTwo) {
   const std::string stream = Header(2) + Ts2DiffBlock(kInts) + "trailing";
@@ -111,14 +131,16 @@ TEST(FloatScaledTest, FloatRle) {
 
 TEST(FloatScaledTest, DoubleRleAndTs2DiffPrecisionTwo) {
   for (Encoding inner : {Encoding::kRle, Encoding::kTs2Diff}) {
-    const std::string stream = Header(2) + (inner == Encoding::kRle ? RlePackage(kLongs) : Ts2DiffBlock(kLongs));
+    const std::string stream =
+        Header(2) + (inner == Encoding::kRle ? RlePackage(kLongs) : Ts2DiffBlock(kLongs));
     std::vector<double> out(kLongs.size());
     auto consumed = DecodeScaledDoubles(inner, stream, out.size(), out.data());
     ASSERT_TRUE(consumed.ok()) << consumed.status();
     EXPECT_EQ(*consumed, stream.size());
     EXPECT_EQ(out[0], 123.45);
     for (size_t i = 0; i < kLongs.size(); ++i) {
-      EXPECT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(static_cast<double>(kLongs[i]) / 100.0))
+      EXPECT_EQ(std::bit_cast<uint64_t>(out[i]),
+                std::bit_cast<uint64_t>(static_cast<double>(kLongs[i]) / 100.0))
           << i;
     }
   }
@@ -138,10 +160,12 @@ TEST(FloatScaledTest, PrecisionZeroOrNegativeDividesByOne) {
 TEST(FloatScaledTest, LargePrecision) {
   std::vector<double> out(1);
   ASSERT_TRUE(DecodeScaledDoubles(Encoding::kTs2Diff, Header(22) + Ts2DiffBlock(std::vector<int64_t>{3}), 1,
-                                  out.data()).ok());
+                                  out.data())
+                  .ok());
   EXPECT_EQ(out[0], 3 / 1e22);
   ASSERT_TRUE(DecodeScaledDoubles(Encoding::kTs2Diff, Header(400) + Ts2DiffBlock(std::vector<int64_t>{3}), 1,
-                                  out.data()).ok());
+                                  out.data())
+                  .ok());
   EXPECT_EQ(out[0], 0.0);  // 3 / Infinity
 }
 
@@ -201,7 +225,8 @@ TEST(FloatScaledTest, EveryTruncatedPrefixIsDataLoss) {
   std::vector<float> out(9);
   ASSERT_TRUE(DecodeScaledFloats(Encoding::kRle, stream, 9, out.data()).ok());
   for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(DecodeScaledFloats(Encoding::kRle, stream.substr(0, len), 9, out.data()));
+    ExpectDataLoss(
+        DecodeScaledFloats(Encoding::kRle, ExactBytes(stream.substr(0, len)).view(), 9, out.data()));
   }
 }
 

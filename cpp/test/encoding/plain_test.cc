@@ -17,6 +17,17 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
   for (int b : bytes) s.push_back(static_cast<char>(b));
@@ -40,8 +51,8 @@ TEST(PlainTest, BooleansAreAnyNonZeroByte) {
 TEST(PlainTest, Int32sAreZigZagVarints) {
   // 0 -> 00; -1 -> 01; 1 -> 02; 64 -> 80 01; -65 -> 81 01; INT_MAX -> FE FF FF FF 0F;
   // INT_MIN -> FF FF FF FF 0F.
-  const std::string stream =
-      Bytes({0x00, 0x01, 0x02, 0x80, 0x01, 0x81, 0x01, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F});
+  const std::string stream = Bytes(
+      {0x00, 0x01, 0x02, 0x80, 0x01, 0x81, 0x01, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F});
   std::vector<int32_t> out(7);
   auto consumed = DecodePlainInt32s(stream, out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
@@ -49,7 +60,7 @@ TEST(PlainTest, Int32sAreZigZagVarints) {
   EXPECT_THAT(out, ElementsAre(0, -1, 1, 64, -65, std::numeric_limits<int32_t>::max(),
                                std::numeric_limits<int32_t>::min()));
   for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(DecodePlainInt32s(stream.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(DecodePlainInt32s(ExactBytes(stream.substr(0, len)).view(), out.size(), out.data()));
   }
 }
 
@@ -62,7 +73,7 @@ TEST(PlainTest, Int32VarintLongerThan32BitsIsCorrupt) {
 }
 
 TEST(PlainTest, Int64sAreBigEndian) {
-  const std::string stream = Bytes({0x80, 0, 0, 0, 0, 0, 0, 0,  //
+  const std::string stream = Bytes({0x80, 0,    0,    0,    0,    0,    0,    0,     //
                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE,  //
                                     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x99});
   std::vector<int64_t> out(3);
@@ -91,9 +102,10 @@ TEST(PlainTest, FloatsAndDoublesAreBigEndianIeee) {
   ASSERT_TRUE(consumed.ok());
   EXPECT_EQ(*consumed, 8u);
   EXPECT_EQ(d, 123.45);
-  for (size_t len = 0; len < doubles.size(); ++len) ExpectDataLoss(DecodePlainDoubles(doubles.substr(0, len), 1, &d));
+  for (size_t len = 0; len < doubles.size(); ++len)
+    ExpectDataLoss(DecodePlainDoubles(ExactBytes(doubles.substr(0, len)).view(), 1, &d));
   for (size_t len = 0; len < floats.size(); ++len) {
-    ExpectDataLoss(DecodePlainFloats(floats.substr(0, len), 3, f.data()));
+    ExpectDataLoss(DecodePlainFloats(ExactBytes(floats.substr(0, len)).view(), 3, f.data()));
   }
 }
 
@@ -107,7 +119,7 @@ TEST(PlainTest, Binaries) {
   EXPECT_THAT(out, ElementsAre("ab", "", "xyz"));
   EXPECT_EQ(out[0].data(), stream.data() + 1);  // a view, not a copy
   for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(DecodePlainBinaries(stream.substr(0, len), 3, out.data()));
+    ExpectDataLoss(DecodePlainBinaries(ExactBytes(stream.substr(0, len)).view(), 3, out.data()));
   }
 }
 

@@ -18,6 +18,17 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 void PutUVar(std::string* out, uint32_t v) {
   while (v >= 0x80) {
     out->push_back(static_cast<char>((v & 0x7F) | 0x80));
@@ -114,7 +125,7 @@ TEST(RleTest, HandVectorInt32RunThenBitPacked) {
   // lastCount 8, values 0..7 as 000 001 010 011 100 101 110 111 = 0x05 0x39 0x77.
   const std::string stream = Bytes({0x08, 0x03, 0x14, 0x05, 0x03, 0x08, 0x05, 0x39, 0x77});
   std::vector<int32_t> out(18);
-  auto consumed = DecodeRleInt32s(stream, out.size(), out.data());
+  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_THAT(out, ElementsAre(5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 1, 2, 3, 4, 5, 6, 7));
@@ -181,7 +192,7 @@ TEST(RleTest, Int32EveryBitWidthMixedRuns) {
         .Packed(RandomValues(&rng, 63 * 8, w));  // the largest run a writer makes
     const std::string stream = p.Package();
     std::vector<int32_t> out(p.values().size());
-    auto consumed = DecodeRleInt32s(stream, out.size(), out.data());
+    auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
     ASSERT_TRUE(consumed.ok()) << "w=" << w << ": " << consumed.status();
     EXPECT_EQ(*consumed, stream.size());
     EXPECT_THAT(out, ElementsAreArray(AsInt32s(p.values()))) << "w=" << w;
@@ -192,10 +203,13 @@ TEST(RleTest, Int64EveryBitWidthMixedRuns) {
   std::mt19937_64 rng(64);
   for (int w = 0; w <= 64; ++w) {
     PackageWriter p(w, true);
-    p.Packed(RandomValues(&rng, 21, w)).Run(Mask(w), 17).Packed(RandomValues(&rng, 40, w)).Run(1 & Mask(w), 8);
+    p.Packed(RandomValues(&rng, 21, w))
+        .Run(Mask(w), 17)
+        .Packed(RandomValues(&rng, 40, w))
+        .Run(1 & Mask(w), 8);
     const std::string stream = p.Package();
     std::vector<int64_t> out(p.values().size());
-    auto consumed = DecodeRleInt64s(stream, out.size(), out.data());
+    auto consumed = DecodeRleInt64s(ExactBytes(stream).view(), out.size(), out.data());
     ASSERT_TRUE(consumed.ok()) << "w=" << w << ": " << consumed.status();
     EXPECT_EQ(*consumed, stream.size());
     EXPECT_THAT(out, ElementsAreArray(AsInt64s(p.values()))) << "w=" << w;
@@ -236,7 +250,7 @@ TEST(RleTest, LongRunAndCountEndingInsideARun) {
   p.Run(99, 100000).Packed({1, 2, 3});
   const std::string stream = p.Package();
   std::vector<int32_t> out(5000);
-  auto consumed = DecodeRleInt32s(stream, out.size(), out.data());
+  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   // The package is consumed whole, as Java reads it whole.
   EXPECT_EQ(*consumed, stream.size());
@@ -262,7 +276,7 @@ TEST(RleTest, MultiplePackages) {
   all.insert(all.end(), b.values().begin(), b.values().end());
 
   std::vector<int32_t> out(all.size());
-  auto consumed = DecodeRleInt32s(stream, out.size(), out.data());
+  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, a.Package().size() + b.Package().size());
   EXPECT_THAT(out, ElementsAreArray(AsInt32s(all)));
@@ -295,13 +309,13 @@ TEST(RleTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string longs = b.Package() + b.Package();
   for (size_t len = 0; len < ints.size(); ++len) {
     std::vector<int32_t> out(2 * a.values().size());
-    ExpectDataLoss(DecodeRleInt32s(ints.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(DecodeRleInt32s(ExactBytes(ints.substr(0, len)).view(), out.size(), out.data()));
     std::vector<uint8_t> bools(out.size());
-    ExpectDataLoss(DecodeRleBooleans(ints.substr(0, len), bools.size(), bools.data()));
+    ExpectDataLoss(DecodeRleBooleans(ExactBytes(ints.substr(0, len)).view(), bools.size(), bools.data()));
   }
   for (size_t len = 0; len < longs.size(); ++len) {
     std::vector<int64_t> out(2 * b.values().size());
-    ExpectDataLoss(DecodeRleInt64s(longs.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(DecodeRleInt64s(ExactBytes(longs.substr(0, len)).view(), out.size(), out.data()));
   }
 }
 

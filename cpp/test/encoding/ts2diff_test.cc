@@ -21,6 +21,17 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
   for (int b : bytes) s.push_back(static_cast<char>(b));
@@ -60,7 +71,8 @@ std::string Encode(const std::vector<T>& values, std::vector<int>* widths = null
     std::vector<Word> deltas;
     T min_delta = std::numeric_limits<T>::max();  // what Java writes for n == 0
     for (size_t k = 1; k <= n; ++k) {
-      const Word d = static_cast<Word>(static_cast<Word>(values[start + k]) - static_cast<Word>(values[start + k - 1]));
+      const Word d =
+          static_cast<Word>(static_cast<Word>(values[start + k]) - static_cast<Word>(values[start + k - 1]));
       deltas.push_back(d);
       min_delta = std::min(min_delta, static_cast<T>(d));
     }
@@ -95,7 +107,7 @@ template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values, size_t block = 128) {
   const std::string stream = Encode(values, nullptr, block);
   std::vector<T> out(values.size());
-  auto consumed = Decode(stream, out.size(), out.data());
+  auto consumed = Decode(ExactBytes(stream).view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_THAT(out, ElementsAreArray(values));
@@ -200,7 +212,7 @@ std::vector<T> SeriesOfWidth(std::mt19937_64* rng, int w, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     v[i] = static_cast<T>(value);
     Word packed = static_cast<Word>((*rng)()) & mask;
-    if (i == 0) packed = 0;     // fixes minDelta
+    if (i == 0) packed = 0;         // fixes minDelta
     if (i == n / 2) packed = mask;  // fixes the width
     value = static_cast<Word>(value + static_cast<Word>(min_delta + packed));
   }
@@ -285,13 +297,13 @@ TEST(Ts2DiffTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string s32 = Encode(ints);
   for (size_t len = 0; len < s32.size(); ++len) {
     std::vector<int32_t> out(ints.size());
-    ExpectDataLoss(DecodeTs2DiffInt32s(s32.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(DecodeTs2DiffInt32s(ExactBytes(s32.substr(0, len)).view(), out.size(), out.data()));
   }
   const std::vector<int64_t> longs = SeriesOfWidth<int64_t>(&rng, 45, 140);
   const std::string s64 = Encode(longs);
   for (size_t len = 0; len < s64.size(); ++len) {
     std::vector<int64_t> out(longs.size());
-    ExpectDataLoss(DecodeTs2DiffInt64s(s64.substr(0, len), out.size(), out.data()));
+    ExpectDataLoss(DecodeTs2DiffInt64s(ExactBytes(s64.substr(0, len)).view(), out.size(), out.data()));
   }
 }
 
@@ -308,16 +320,20 @@ TEST(Ts2DiffTest, MalformedHeaders) {
   int32_t i32[4];
   int64_t i64[4];
   // n = -1.
-  ExpectDataLoss(DecodeTs2DiffInt32s(Bytes({0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 1, i32));
+  ExpectDataLoss(
+      DecodeTs2DiffInt32s(Bytes({0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 1, i32));
   // w = 33 for INT32, w = -1.
-  ExpectDataLoss(DecodeTs2DiffInt32s(Bytes({0, 0, 0, 1, 0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 2, i32));
-  ExpectDataLoss(DecodeTs2DiffInt32s(Bytes({0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0}), 1, i32));
+  ExpectDataLoss(
+      DecodeTs2DiffInt32s(Bytes({0, 0, 0, 1, 0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 2, i32));
+  ExpectDataLoss(
+      DecodeTs2DiffInt32s(Bytes({0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0}), 1, i32));
   // w = 65 for INT64.
   std::string header = Bytes({0, 0, 0, 0, 0, 0, 0, 65});
   header += std::string(16, '\0');
   ExpectDataLoss(DecodeTs2DiffInt64s(header, 1, i64));
   // A huge n whose packed bytes are not there.
-  auto result = DecodeTs2DiffInt32s(Bytes({0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1}), 2, i32);
+  auto result =
+      DecodeTs2DiffInt32s(Bytes({0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1}), 2, i32);
   ExpectDataLoss(result);
   EXPECT_THAT(result.status().message(), HasSubstr("TS_2DIFF INT32 block at stream offset 0"));
 }

@@ -16,6 +16,17 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
+// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
+// reports any read past the end of the stream.
+class ExactBytes {
+ public:
+  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
+  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
   for (int b : bytes) s.push_back(static_cast<char>(b));
@@ -104,7 +115,7 @@ TEST(ZigzagTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string stream = Package({1, -300, kLongMin}) + Package({kLongMax, 5});
   for (size_t len = 0; len < stream.size(); ++len) {
     std::vector<int64_t> out(5);
-    ExpectDataLoss(DecodeZigzagInt64s(stream.substr(0, len), 5, out.data()));
+    ExpectDataLoss(DecodeZigzagInt64s(ExactBytes(stream.substr(0, len)).view(), 5, out.data()));
   }
 }
 
@@ -127,8 +138,8 @@ TEST(ZigzagTest, MalformedPackages) {
   EXPECT_THAT(result.status().message(), HasSubstr("ZIGZAG INT32 value at stream offset 2"));
   // An INT64 value longer than 64 bits.
   int64_t out64;
-  ExpectDataLoss(DecodeZigzagInt64s(Bytes({0x0A, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02}),
-                                    1, &out64));
+  ExpectDataLoss(DecodeZigzagInt64s(
+      Bytes({0x0A, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02}), 1, &out64));
   // byteLen beyond the stream.
   ExpectDataLoss(DecodeZigzagInt64s(Bytes({0x09, 0x01, 0x02}), 1, &out64));
 }

@@ -46,9 +46,9 @@ absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::
     int32_t length = 0;
     TSREAD_RETURN_IF_ERROR(read_svar("entry length", &length));
     if (static_cast<size_t>(length) > static_cast<size_t>(end - p)) {
-      return Corrupt("entry", offset(p),
-                     absl::StrCat("entry ", i, " of ", length, " bytes exceeds the ", end - p,
-                                  " bytes that remain"));
+      return Corrupt(
+          "entry", offset(p),
+          absl::StrCat("entry ", i, " of ", length, " bytes exceeds the ", end - p, " bytes that remain"));
     }
     entries->emplace_back(reinterpret_cast<const char*>(p), static_cast<size_t>(length));
     p += length;
@@ -58,15 +58,15 @@ absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::
 
 }  // namespace
 
-absl::StatusOr<size_t> DecodeDictionaryBinaries(std::string_view stream, size_t count, std::string_view* out) {
+absl::StatusOr<size_t> DecodeDictionaryBinaries(std::string_view stream, size_t count,
+                                                std::string_view* out) {
   if (count == 0) return 0;
   std::vector<std::string_view> entries;
   TSREAD_ASSIGN_OR_RETURN(const size_t dictionary_bytes, ReadDictionary(stream, &entries));
   // One index buffer per page (count is the caller's, already backed by `out`).
   const auto indices = std::make_unique_for_overwrite<int32_t[]>(count);
-  TSREAD_ASSIGN_OR_RETURN(
-      const size_t index_bytes,
-      DecodeRleInt32s(stream.substr(dictionary_bytes), count, indices.get(), dictionary_bytes));
+  TSREAD_ASSIGN_OR_RETURN(const size_t index_bytes, DecodeRleInt32s(stream.substr(dictionary_bytes), count,
+                                                                    indices.get(), dictionary_bytes));
   const size_t entry_count = entries.size();
   for (size_t i = 0; i < count; ++i) {
     // An unsigned compare also rejects negative indices.

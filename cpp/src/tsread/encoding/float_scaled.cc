@@ -36,9 +36,8 @@ absl::Status Corrupt(const char* type, const char* what, size_t offset, absl::st
 // 10^m as Java's Math.pow(10, m): powers of ten up to 10^22 are exact doubles, so both give
 // exactly these; beyond that the libm result may differ from Java's in the last bit.
 double PowerOfTen(int32_t m) {
-  static constexpr double kExact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  static constexpr double kExact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   if (m < static_cast<int32_t>(std::size(kExact))) return kExact[m];
   return std::pow(10.0, m);
 }
@@ -71,8 +70,8 @@ absl::StatusOr<ScaledHeader> ParseHeader(std::string_view stream, size_t count, 
     const size_t bitmaps = m == kScaledAndRawBitmaps ? 2 : 1;
     if (bitmaps * bitmap_bytes > static_cast<size_t>(end - p)) {
       return Corrupt(type, "bitmap", offset(p),
-                     absl::StrCat(bitmaps, " bitmap(s) of ", bitmap_bytes, " bytes exceed the ",
-                                  end - p, " bytes that remain"));
+                     absl::StrCat(bitmaps, " bitmap(s) of ", bitmap_bytes, " bytes exceed the ", end - p,
+                                  " bytes that remain"));
     }
     if ((count - 1) / 8 >= bitmap_bytes) {
       return Corrupt(type, "bitmap", offset(p),
@@ -128,8 +127,8 @@ absl::StatusOr<size_t> DecodeScaled(Encoding inner, std::string_view stream, siz
                                     const char* type) {
   static_assert(sizeof(Int) == sizeof(Real));
   if (inner != Encoding::kRle && inner != Encoding::kTs2Diff) {
-    return absl::InvalidArgumentError(absl::StrCat("the FloatDecoder wrapper takes RLE or TS_2DIFF, not ",
-                                                   ToAbsl(EncodingName(inner))));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the FloatDecoder wrapper takes RLE or TS_2DIFF, not ", ToAbsl(EncodingName(inner))));
   }
   if (count == 0) return 0;
   TSREAD_ASSIGN_OR_RETURN(const ScaledHeader header, ParseHeader(stream, count, type));

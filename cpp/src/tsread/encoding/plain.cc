@@ -19,8 +19,8 @@ const uint8_t* Bytes(std::string_view s) { return reinterpret_cast<const uint8_t
 absl::Status TruncatedFixedWidth(const char* what, size_t width, size_t stream_size, size_t count) {
   const size_t whole = stream_size / width;
   return Corrupt(what, whole * width,
-                 absl::StrCat("stream ends after ", whole, " of ", count, " values of ", width,
-                              " bytes (", stream_size % width, " bytes left over)"));
+                 absl::StrCat("stream ends after ", whole, " of ", count, " values of ", width, " bytes (",
+                              stream_size % width, " bytes left over)"));
 }
 
 // `count` big-endian values of sizeof(Bits) bytes, bit-cast to T (§0 i64 / f32 / f64).
@@ -60,9 +60,9 @@ absl::StatusOr<size_t> DecodePlainInt32s(std::string_view stream, size_t count, 
     uint32_t u;
     const uint8_t* next = ParseUVarInt32(p, end, &u);
     if (next == nullptr) {
-      return Corrupt("PLAIN INT32 value", static_cast<size_t>(p - begin),
-                     absl::StrCat("value ", i, " of ", count,
-                                  " is a truncated varint or longer than 32 bits"));
+      return Corrupt(
+          "PLAIN INT32 value", static_cast<size_t>(p - begin),
+          absl::StrCat("value ", i, " of ", count, " is a truncated varint or longer than 32 bits"));
     }
     out[i] = ZigZagDecode32(u);
     p = next;
@@ -101,9 +101,9 @@ absl::StatusOr<size_t> DecodePlainBinaries(std::string_view stream, size_t count
     }
     const size_t n = static_cast<size_t>(length);
     if (n > static_cast<size_t>(end - data)) {
-      return Corrupt("PLAIN binary value", static_cast<size_t>(data - begin),
-                     absl::StrCat("value ", i, " of ", n, " bytes exceeds the ", end - data,
-                                  " bytes that remain"));
+      return Corrupt(
+          "PLAIN binary value", static_cast<size_t>(data - begin),
+          absl::StrCat("value ", i, " of ", n, " bytes exceeds the ", end - data, " bytes that remain"));
     }
     out[i] = std::string_view(reinterpret_cast<const char*>(data), n);
     p = data + n;

@@ -39,6 +39,32 @@ inline const uint8_t* ParseUVarInt32(const uint8_t* p, const uint8_t* end, uint3
     *out = *p;
     return p + 1;
   }
+  if (end - p >= 5) {
+    // Room for the longest varint: no bounds checks inside (a hot path of PLAIN INT32, ZIGZAG).
+    uint32_t value = p[0] & 0x7Fu;
+    uint32_t b = p[1];
+    value |= (b & 0x7F) << 7;
+    if (b < 0x80) {
+      *out = value;
+      return p + 2;
+    }
+    b = p[2];
+    value |= (b & 0x7F) << 14;
+    if (b < 0x80) {
+      *out = value;
+      return p + 3;
+    }
+    b = p[3];
+    value |= (b & 0x7F) << 21;
+    if (b < 0x80) {
+      *out = value;
+      return p + 4;
+    }
+    b = p[4];
+    if (b > 0x0F) return nullptr;
+    *out = value | (b << 28);
+    return p + 5;
+  }
   uint32_t value = 0;
   for (int shift = 0; shift <= 28; shift += 7) {
     if (p == end) return nullptr;

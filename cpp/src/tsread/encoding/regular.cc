@@ -56,7 +56,8 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
   while (done < count) {
     const uint8_t* const block = p;
     if (p == end) {
-      return Corrupt(type, "block", offset(p), absl::StrCat("stream ends after ", done, " of ", count, " values"));
+      return Corrupt(type, "block", offset(p),
+                     absl::StrCat("stream ends after ", done, " of ", count, " values"));
     }
     // ReadWriteIOUtils.readBool: only the byte 1 means true.
     const bool has_missing = *p++ == 1;
@@ -64,7 +65,8 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
     size_t bitmap_bytes = 0;
     if (has_missing) {
       if (remaining(p) < 4) {
-        return Corrupt(type, "bitmap length", offset(p), absl::StrCat("needs 4 bytes, ", remaining(p), " remain"));
+        return Corrupt(type, "bitmap length", offset(p),
+                       absl::StrCat("needs 4 bytes, ", remaining(p), " remain"));
       }
       const auto length = static_cast<int32_t>(LoadBigEndian<uint32_t>(p));
       if (length < 0 || static_cast<size_t>(length) > remaining(p + 4)) {

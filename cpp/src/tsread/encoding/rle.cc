@@ -177,6 +177,16 @@ void UnpackRun(const uint8_t* in, int bit_width, size_t take, Out* out) {
       unpack(in + full_groups * static_cast<size_t>(bit_width), 1, group);
       for (size_t j = 0; j < tail; ++j) out[full_groups * 8 + j] = RleTraits<Out>::Convert(group[j]);
     }
+  } else if (bit_width == 1) {
+    // Booleans at width 1 (what Java writes for them): each group is one byte, MSB first.
+    const size_t full_groups = take / 8;
+    for (size_t g = 0; g < full_groups; ++g) {
+      const unsigned byte = in[g];
+      for (int j = 0; j < 8; ++j) out[g * 8 + j] = RleTraits<Out>::Convert((byte >> (7 - j)) & 1);
+    }
+    for (size_t i = full_groups * 8; i < take; ++i) {
+      out[i] = RleTraits<Out>::Convert((in[i / 8] >> (7 - i % 8)) & 1);
+    }
   } else {
     Word buffer[64];
     for (size_t i = 0; i < take; i += 64) {
@@ -199,8 +209,7 @@ absl::Status DecodeRuns(const uint8_t* p, const uint8_t* end, int bit_width, con
     uint32_t header;
     p = ParseUVarInt32(p, end, &header);
     if (p == nullptr) {
-      return Corrupt(Traits::kName, "run header", origin.At(run),
-                     "truncated varint or longer than 32 bits");
+      return Corrupt(Traits::kName, "run header", origin.At(run), "truncated varint or longer than 32 bits");
     }
     // Java keeps the header in an int: above 2^31 it is negative and so is the count.
     if (header > 0x7FFFFFFFu) {
@@ -214,9 +223,9 @@ absl::Status DecodeRuns(const uint8_t* p, const uint8_t* end, int bit_width, con
       if (n == 0) return Corrupt(Traits::kName, "RLE run", origin.At(run), "run of zero values");
       const size_t value_bytes = (static_cast<size_t>(bit_width) + 7) / 8;
       if (value_bytes > Remaining(p, end)) {
-        return Corrupt(Traits::kName, "RLE run value", origin.At(p),
-                       absl::StrCat("needs ", value_bytes, " bytes, ", Remaining(p, end),
-                                    " remain in the package"));
+        return Corrupt(
+            Traits::kName, "RLE run value", origin.At(p),
+            absl::StrCat("needs ", value_bytes, " bytes, ", Remaining(p, end), " remain in the package"));
       }
       const Out value = Traits::Convert(ReadRunValue<Word, Traits::kBigEndianRunValue>(p, value_bytes));
       p += value_bytes;
@@ -277,9 +286,9 @@ absl::StatusOr<size_t> DecodeRle(std::string_view stream, size_t count, Out* out
                      "truncated varint or longer than 32 bits");
     }
     if (length > Remaining(payload, end)) {
-      return Corrupt(Traits::kName, "package", origin.At(p),
-                     absl::StrCat("length ", length, " exceeds the ", Remaining(payload, end),
-                                  " bytes that remain"));
+      return Corrupt(
+          Traits::kName, "package", origin.At(p),
+          absl::StrCat("length ", length, " exceeds the ", Remaining(payload, end), " bytes that remain"));
     }
     if (length == 0) {
       return Corrupt(Traits::kName, "package", origin.At(p), "length 0 leaves no room for the bit width");

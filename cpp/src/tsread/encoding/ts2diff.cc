@@ -72,8 +72,8 @@ void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, int w, Word f
 }
 
 template <typename Word, typename Out>
-absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out* out,
-                                     size_t stream_offset, const char* type) {
+absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out* out, size_t stream_offset,
+                                     const char* type) {
   constexpr size_t kHeaderBytes = 4 + 4 + 2 * sizeof(Word);  // n, w, minDelta, first
   constexpr int kMaxWidth = static_cast<int>(8 * sizeof(Word));
   const uint8_t* const begin = reinterpret_cast<const uint8_t*>(stream.data());
@@ -85,9 +85,9 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     const size_t remaining = static_cast<size_t>(end - p);
     if (remaining < kHeaderBytes) {
       return Corrupt(type, "block header", offset,
-                     remaining == 0 ? absl::StrCat("stream ends after ", done, " of ", count, " values")
-                                    : absl::StrCat("truncated: needs ", kHeaderBytes, " bytes, ",
-                                                   remaining, " remain"));
+                     remaining == 0
+                         ? absl::StrCat("stream ends after ", done, " of ", count, " values")
+                         : absl::StrCat("truncated: needs ", kHeaderBytes, " bytes, ", remaining, " remain"));
     }
     const auto n = static_cast<int32_t>(LoadBigEndian<uint32_t>(p));
     const auto w = static_cast<int32_t>(LoadBigEndian<uint32_t>(p + 4));
@@ -95,15 +95,14 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     const Word first = LoadBigEndian<Word>(p + 8 + sizeof(Word));
     if (n < 0) return Corrupt(type, "block header", offset, absl::StrCat("negative delta count ", n));
     if (w < 0 || w > kMaxWidth) {
-      return Corrupt(type, "block header", offset,
-                     absl::StrCat("bit width ", w, " outside 0..", kMaxWidth));
+      return Corrupt(type, "block header", offset, absl::StrCat("bit width ", w, " outside 0..", kMaxWidth));
     }
     const uint8_t* const packed = p + kHeaderBytes;
     const uint64_t packed_bytes = (static_cast<uint64_t>(n) * static_cast<uint64_t>(w) + 7) / 8;
     if (packed_bytes > static_cast<uint64_t>(end - packed)) {
       return Corrupt(type, "block", offset,
-                     absl::StrCat(n, " deltas of ", w, " bits need ", packed_bytes, " bytes, ",
-                                  end - packed, " remain"));
+                     absl::StrCat(n, " deltas of ", w, " bits need ", packed_bytes, " bytes, ", end - packed,
+                                  " remain"));
     }
     out[done++] = static_cast<Out>(first);
     const size_t take = std::min(static_cast<size_t>(n), count - done);

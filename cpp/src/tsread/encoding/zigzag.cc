@@ -46,8 +46,7 @@ absl::StatusOr<size_t> DecodeZigzag(std::string_view stream, size_t count, T* ou
     p = ParseUVarInt32(p, end, &byte_length);
     if (p != nullptr) p = ParseUVarInt32(p, end, &values);
     if (p == nullptr) {
-      return Corrupt(type, "package header", offset(package),
-                     "truncated varint or longer than 32 bits");
+      return Corrupt(type, "package header", offset(package), "truncated varint or longer than 32 bits");
     }
     if (byte_length > static_cast<size_t>(end - p)) {
       return Corrupt(type, "package", offset(package),

@@ -1,0 +1,127 @@
+// The tsread CLI end to end (cli-contract.md): `info --json` against every summary.json, `cat`
+// against every fixture CSV byte for byte, and the exit codes.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "testing/fixtures.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+RunResult RunTsread(const std::string& args) {
+  const std::string err_path = ::testing::TempDir() + "/tsread_cli_err.txt";
+  const std::string command = std::string(TSREAD_CLI_PATH) + " " + args + " 2>" + err_path;
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) result.out.append(buf, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = testing::ReadWholeFile(err_path);
+  return result;
+}
+
+std::string Fixture(const std::string& name) { return "'" + testing::FixturePath(name) + "'"; }
+
+class CliFixtureTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliFixtureTest, InfoJsonMatchesSummary) {
+  const std::string stem = GetParam();
+  RunResult r = RunTsread("info " + Fixture(stem + ".tsfile") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json actual = nlohmann::json::parse(r.out);
+  std::ifstream in(testing::FixturePath(stem + ".summary.json"));
+  const nlohmann::json expected = nlohmann::json::parse(in);
+  EXPECT_EQ(actual["version"], expected["version"]);
+  ASSERT_EQ(actual["tables"].size(), expected["tables"].size());
+  for (size_t t = 0; t < expected["tables"].size(); ++t) {
+    for (const char* key : {"name", "columns", "devices", "rows"}) {
+      EXPECT_EQ(actual["tables"][t][key], expected["tables"][t][key]) << key;
+    }
+  }
+  EXPECT_EQ(actual.contains("tree"), expected.contains("tree"));
+  if (expected.contains("tree")) EXPECT_EQ(actual["tree"], expected["tree"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CliFixtureTest, ::testing::ValuesIn(testing::FixtureStems()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST(CliTest, CatTableReproducesTheFixtureCsvExactly) {
+  for (const char* name : {"table_multi.tbl_b", "table_alltypes.t_all", "table_enc_SPRINTZ.t_enc"}) {
+    const std::string base(name);
+    const std::string stem = base.substr(0, base.find('.'));
+    const std::string table = base.substr(base.find('.') + 1);
+    RunResult r = RunTsread("cat " + Fixture(stem + ".tsfile") + " --table " + table);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out == testing::ReadWholeFile(testing::FixturePath(base + ".csv"))) << name;
+  }
+}
+
+TEST(CliTest, CatTreeReproducesTheFixtureCsvExactly) {
+  for (const char* stem : {"tree_aligned", "tree_nonaligned", "v3_sample"}) {
+    RunResult r = RunTsread("cat " + Fixture(std::string(stem) + ".tsfile") + " --tree");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out == testing::ReadWholeFile(testing::FixturePath(std::string(stem) + ".tree.csv"))) << stem;
+  }
+}
+
+TEST(CliTest, CatProjectionAndRange) {
+  RunResult r = RunTsread("cat " + Fixture("table_multi.tsfile") +
+                    " --table tbl_a --columns status,site --start 1700000000573 --end 1700000001573");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "time,status,site");
+  EXPECT_THAT(r.out, HasSubstr("1700000000573,"));
+}
+
+TEST(CliTest, DevicesListsOneIdPerLine) {
+  RunResult r = RunTsread("devices " + Fixture("table_alltypes.tsfile"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 20);
+  EXPECT_THAT(r.out, HasSubstr("t_all.null.dev_17\n"));
+  EXPECT_THAT(r.out, HasSubstr("t_all.east\n"));  // trailing null tag trimmed
+}
+
+TEST(CliTest, SketchWalksTheWholeFile) {
+  RunResult r = RunTsread("sketch " + Fixture("table_multi.tsfile"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[Chunk Header] marker=129, measurementID=, dataSize=402"));
+  EXPECT_THAT(r.out, HasSubstr("[Separator]"));
+  EXPECT_THAT(r.out, HasSubstr("END of TsFile"));
+}
+
+TEST(CliTest, ExitCodes) {
+  EXPECT_EQ(RunTsread("").exit_code, 1);
+  EXPECT_EQ(RunTsread("frobnicate x").exit_code, 1);
+  EXPECT_EQ(RunTsread("info " + Fixture("table_multi.tsfile") + " --bogus").exit_code, 1);
+  EXPECT_EQ(RunTsread("cat " + Fixture("table_multi.tsfile") + " --table nope").exit_code, 1);
+  EXPECT_EQ(RunTsread("cat " + Fixture("table_multi.tsfile") + " --table tbl_a --columns nope").exit_code, 1);
+  EXPECT_EQ(RunTsread("cat " + Fixture("table_multi.tsfile") + " --table tbl_a --start abc").exit_code, 1);
+  RunResult missing = RunTsread("info /nonexistent/file.tsfile");
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_THAT(missing.err, HasSubstr("/nonexistent/file.tsfile"));
+  // A file that is not a TsFile: corrupt, with the offset in the message.
+  const std::string junk = ::testing::TempDir() + "/junk.tsfile";
+  std::ofstream(junk) << "this is definitely not a tsfile at all";
+  RunResult corrupt = RunTsread("info '" + junk + "'");
+  EXPECT_EQ(corrupt.exit_code, 2);
+  EXPECT_THAT(corrupt.err, HasSubstr("offset"));
+}
+
+}  // namespace
+}  // namespace tsread
