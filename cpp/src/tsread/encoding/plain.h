@@ -40,7 +40,9 @@ inline const uint8_t* ParseUVarInt32(const uint8_t* p, const uint8_t* end, uint3
     return p + 1;
   }
   if (end - p >= 5) {
-    // Room for the longest varint: no bounds checks inside (a hot path of PLAIN INT32, ZIGZAG).
+    // Room for the longest varint: no bounds checks inside (a hot path of PLAIN INT32 and ZIGZAG).
+    // (Measured: this beats a branch-free decode even on random lengths, whose every step would
+    // sit on the loop's dependency chain through `p`.)
     uint32_t value = p[0] & 0x7Fu;
     uint32_t b = p[1];
     value |= (b & 0x7F) << 7;

@@ -112,14 +112,14 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   }
   const size_t k = next_page_++;
   const PageRef& time_page = time_chunk_.pages[k];
-  times.clear();
-  for (size_t j = 0; j < columns.size(); ++j) {
-    columns[j].type = (*columns_)[j].data_type;
-    columns[j].Resize(0);
-  }
+  for (size_t j = 0; j < columns.size(); ++j) columns[j].type = (*columns_)[j].data_type;
   const Statistics& page_statistics =
       time_page.header.statistics.has_value() ? *time_page.header.statistics : plan_->time_chunk->statistics;
-  if (!range_->Overlaps(page_statistics)) return true;
+  if (!range_->Overlaps(page_statistics)) {
+    times.clear();
+    for (ColumnVector& column : columns) column.Resize(0);
+    return true;
+  }
   const uint32_t rows = PageRowCount(time_page, plan_->time_chunk->statistics);
   TSREAD_RETURN_IF_ERROR(DecodeTimePage(time_chunk_.header, time_page, rows, *limits_, time_scratch_, times));
   for (size_t j = 0; j < columns.size(); ++j) {
