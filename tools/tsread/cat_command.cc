@@ -1,7 +1,6 @@
 // `tsread cat FILE --table T [--columns a,b] [--start T0] [--end T1]` and `tsread cat FILE --tree`:
 // a table's rows or the tree-model points as CSV (cli-contract.md).
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,7 +8,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "cli.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/table_reader.h"
@@ -35,28 +33,13 @@ class Output {
   std::string buffer_;
 };
 
-absl::StatusOr<int64_t> ParseTime(const std::string& flag, const std::string& text) {
-  int64_t v = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs an integer timestamp, got \"", text, "\""));
-  }
-  return v;
-}
-
 int CatTable(const TsFileReader& reader, const Args& args) {
   TableReadOptions options;
   const std::string table = *args.Get("table");
-  if (std::optional<std::string> columns = args.Get("columns")) {
-    options.columns = absl::StrSplit(*columns, ',');
-  }
-  for (const char* flag : {"start", "end"}) {
-    if (std::optional<std::string> text = args.Get(flag)) {
-      absl::StatusOr<int64_t> t = ParseTime(flag, *text);
-      if (!t.ok()) return Fail(t.status());
-      (std::string(flag) == "start" ? options.time_range.start : options.time_range.end) = *t;
-    }
-  }
+  options.columns = ColumnsFromArgs(args);
+  absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
+  if (!range.ok()) return Fail(range.status());
+  options.time_range = *range;
   absl::StatusOr<std::unique_ptr<TableReader>> rows = TableReader::Create(reader, table, options);
   if (!rows.ok()) return Fail(rows.status());
   const std::vector<ProjectedColumn>& projection = (*rows)->projection();

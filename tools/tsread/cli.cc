@@ -1,15 +1,24 @@
 #include "cli.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace tsread::cli {
 
 std::optional<std::string> Args::Get(const std::string& flag) const {
   auto it = flags.find(flag);
   if (it == flags.end()) return std::nullopt;
-  return it->second;
+  return it->second.back();
+}
+
+std::vector<std::string> Args::GetAll(const std::string& flag) const {
+  auto it = flags.find(flag);
+  return it == flags.end() ? std::vector<std::string>() : it->second;
 }
 
 std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::vector<std::string>& value_flags,
@@ -35,7 +44,7 @@ std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::v
         UsageError("flag --" + name + " takes no value");
         return std::nullopt;
       }
-      args.flags[name] = "";
+      args.flags[name].push_back("");
     } else if (contains(value_flags, name)) {
       if (!value.has_value()) {
         if (i + 1 >= argv.size()) {
@@ -44,13 +53,47 @@ std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::v
         }
         value = argv[++i];
       }
-      args.flags[name] = *value;
+      args.flags[name].push_back(*value);
     } else {
       UsageError("unknown flag --" + name);
       return std::nullopt;
     }
   }
   return args;
+}
+
+namespace {
+
+absl::StatusOr<int64_t> ParseTime(const std::string& flag, const std::string& text) {
+  int64_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs an integer timestamp, got \"", text, "\""));
+  }
+  return v;
+}
+
+}  // namespace
+
+absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args) {
+  TimeRange range;
+  if (std::optional<std::string> start = args.Get("start")) {
+    absl::StatusOr<int64_t> t = ParseTime("start", *start);
+    if (!t.ok()) return t.status();
+    range.start = *t;
+  }
+  if (std::optional<std::string> end = args.Get("end")) {
+    absl::StatusOr<int64_t> t = ParseTime("end", *end);
+    if (!t.ok()) return t.status();
+    range.end = *t;
+  }
+  return range;
+}
+
+std::vector<std::string> ColumnsFromArgs(const Args& args) {
+  std::optional<std::string> columns = args.Get("columns");
+  if (!columns.has_value()) return {};
+  return absl::StrSplit(*columns, ',');
 }
 
 int Fail(const absl::Status& status) {

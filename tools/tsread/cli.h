@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tsread/read/aligned_device_reader.h"
 
 namespace tsread::cli {
 
@@ -19,10 +21,13 @@ enum ExitCode : int { kOk = 0, kUsage = 1, kCorrupt = 2, kIoError = 3 };
 // argv after the subcommand: positional arguments and --flag[=value] / --flag value options.
 struct Args {
   std::vector<std::string> positional;
-  std::map<std::string, std::string> flags;  // boolean flags map to ""
+  std::map<std::string, std::vector<std::string>> flags;  // every value given; boolean flags get ""
 
   bool Has(const std::string& flag) const { return flags.count(flag) > 0; }
+  // The last value given for `flag`.
   std::optional<std::string> Get(const std::string& flag) const;
+  // Every value given for a repeatable flag, in order.
+  std::vector<std::string> GetAll(const std::string& flag) const;
 };
 
 // Parses `argv` given the flags that take a value and the boolean ones. Unknown flags are an
@@ -35,6 +40,11 @@ int Fail(const absl::Status& status);
 // Prints a usage error and returns kUsage.
 int UsageError(std::string_view message);
 
+// --start/--end as an inclusive range (InvalidArgument for a non-integer).
+absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
+// --columns a,b,c (empty when absent).
+std::vector<std::string> ColumnsFromArgs(const Args& args);
+
 // `s` as a JSON string literal (quotes included). Bytes >= 0x80 are passed through; control
 // characters are escaped.
 std::string JsonString(std::string_view s);
@@ -43,6 +53,7 @@ int RunInfo(const Args& args);
 int RunDevices(const Args& args);
 int RunSketch(const Args& args);
 int RunCat(const Args& args);
+int RunScan(const Args& args);
 
 }  // namespace tsread::cli
 

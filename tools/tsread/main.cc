@@ -22,7 +22,9 @@ constexpr const char* kUsage =
     "  devices FILE [--table T]    one device id per line\n"
     "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
     "  cat FILE --table T [--columns a,b] [--start T0] [--end T1]   a table's rows as CSV\n"
-    "  cat FILE --tree             tree-model points as device,measurement,time,value CSV\n";
+    "  cat FILE --tree             tree-model points as device,measurement,time,value CSV\n"
+    "  scan FILE --table T [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n";
 
 }  // namespace
 
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
       {"devices", {"table"}, {}, tsread::cli::RunDevices},
       {"sketch", {}, {}, tsread::cli::RunSketch},
       {"cat", {"table", "columns", "start", "end"}, {"tree"}, tsread::cli::RunCat},
+      {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, tsread::cli::RunScan},
   };
   if (argc < 2) {
     std::cerr << kUsage;

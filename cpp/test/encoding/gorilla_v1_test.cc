@@ -253,5 +253,42 @@ TEST(GorillaV1Test, RejectsLengthsWiderThanTheWord) {
   EXPECT_THAT(consumed.status().message(), HasSubstr("byte offset 4"));
 }
 
+// Random bytes and corrupted valid streams: every outcome is a value or DataLoss, never a crash or
+// an out-of-bounds read (run under ASan/UBSan).
+TEST(GorillaV1Test, GarbageNeverCrashes) {
+  std::mt19937_64 rng(99);
+  const std::vector<std::string> valid = {EncodeGorillaV1<32>(BitsOf(RandomWalk<float>(200, 1))).bytes,
+                                          EncodeGorillaV1<64>(BitsOf(RandomWalk<double>(200, 2))).bytes};
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string bytes;
+    if (iter % 2 == 0) {
+      bytes.resize(rng() % 200);
+      for (char& c : bytes) c = static_cast<char>(rng());
+    } else {
+      bytes = valid[rng() % valid.size()];
+      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0 && !bytes.empty(); --flips) {
+        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
+      }
+      bytes.resize(rng() % (bytes.size() + 1));
+    }
+    const std::unique_ptr<char[]> copy(new char[bytes.size() + 1]);
+    std::memcpy(copy.get(), bytes.data(), bytes.size());
+    const std::string_view view(copy.get(), bytes.size());
+    const size_t count = rng() % 300;
+    {
+      std::vector<float> out(count);
+      const absl::StatusOr<size_t> r = DecodeGorillaV1Floats(view, count, out.data());
+      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
+      else EXPECT_LE(*r, view.size());
+    }
+    {
+      std::vector<double> out(count);
+      const absl::StatusOr<size_t> r = DecodeGorillaV1Doubles(view, count, out.data());
+      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
+      else EXPECT_LE(*r, view.size());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tsread

@@ -1,11 +1,14 @@
 // PLAIN (§9.2) decoder tests, on hand-written bytes.
 #include "tsread/encoding/plain.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -27,6 +30,36 @@ class ExactBytes {
  private:
   std::vector<char> bytes_;
 };
+
+std::string FromHex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
+// IEEE bits): compares a whole page with the values the reference decoder read.
+template <typename T>
+uint64_t Fnv1a(const std::vector<T>& values) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (T v : values) {
+    uint64_t bits;
+    if constexpr (std::is_same_v<T, float>) {
+      bits = std::bit_cast<uint32_t>(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+      bits = std::bit_cast<uint64_t>(v);
+    } else {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (bits >> (8 * i)) & 0xFF;
+      hash *= 0x100000001b3u;
+    }
+  }
+  return hash;
+}
 
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
@@ -151,6 +184,29 @@ TEST(PlainTest, VarintPrimitives) {
   uint32_t v32;
   EXPECT_EQ(ParseUVarInt32(p, p + 5, &v32), nullptr);  // 5th byte 0xFF
   EXPECT_EQ(ZigZagDecode32(0xFFFFFFFEu), std::numeric_limits<int32_t>::max());
+}
+
+// --- Real pages ----------------------------------------------------------------------------------
+// Value streams cut from the Java-written fixtures (../shared/fixtures) with the Python reference
+// reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
+// of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
+
+// table_enc_PLAIN.tsfile, column f_int32 (INT32, PLAIN): its smallest page, 73 values in 146 bytes.
+TEST(PlainTest, RealPageInt32s) {
+  const std::string stream = FromHex(
+      "881188119a119a119a119a119e119e119e119e119e119e119e119e11a611a611ba11ba11ba11ce11ce11ce11de11dc11"
+      "d011d211d211d211d211da11ce11ce11c611cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11"
+      "cc11cc11cc11ce11ce11c611d611c611c611c411b411b411ae11ae11ae11ae11a411a411941186118611861198119811"
+      "8811");
+  std::vector<int32_t> out(73);
+  auto consumed = DecodePlainInt32s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), 1092);
+  EXPECT_EQ(out.back(), 1092);
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 1091);
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 1135);
+  EXPECT_EQ(Fnv1a(out), 0x62645993f158ca7bu);
 }
 
 }  // namespace

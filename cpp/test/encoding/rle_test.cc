@@ -2,10 +2,14 @@
 // encoder below (bit by bit, MSB-first), never from the decoder itself.
 #include "tsread/encoding/rle.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -28,6 +32,36 @@ class ExactBytes {
  private:
   std::vector<char> bytes_;
 };
+
+std::string FromHex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
+// IEEE bits): compares a whole page with the values the reference decoder read.
+template <typename T>
+uint64_t Fnv1a(const std::vector<T>& values) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (T v : values) {
+    uint64_t bits;
+    if constexpr (std::is_same_v<T, float>) {
+      bits = std::bit_cast<uint32_t>(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+      bits = std::bit_cast<uint64_t>(v);
+    } else {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (bits >> (8 * i)) & 0xFF;
+      hash *= 0x100000001b3u;
+    }
+  }
+  return hash;
+}
 
 void PutUVar(std::string* out, uint32_t v) {
   while (v >= 0x80) {
@@ -395,6 +429,55 @@ TEST(RleTest, UnpackBitPackedGroupsEveryWidth) {
       EXPECT_THAT(out32, ElementsAreArray(std::vector<uint32_t>(values.begin(), values.end()))) << "w=" << w;
     }
   }
+}
+
+// --- Real pages ----------------------------------------------------------------------------------
+// Value streams cut from the Java-written fixtures (../shared/fixtures) with the Python reference
+// reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
+// of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
+
+// table_enc_RLE.tsfile, column f_boolean (BOOLEAN, RLE): its smallest page, 474 values in 30 bytes.
+TEST(RleTest, RealPageBooleans) {
+  const std::string stream = FromHex("1d01050803fc700078010308203a00240103087f8e03017e000308f81200");
+  std::vector<uint8_t> out(474);
+  auto consumed = DecodeRleBooleans(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), 0);
+  EXPECT_EQ(out.back(), 0);
+  EXPECT_EQ(std::count(out.begin(), out.end(), 1), 298);
+  EXPECT_EQ(Fnv1a(out), 0xb6d84026a3156285u);
+}
+
+// table_enc_RLE.tsfile, column f_date (DATE, RLE): its smallest page, 65 values in 8 bytes.
+TEST(RleTest, RealPageDates) {
+  const std::string stream = FromHex("071982016cda3401");
+  std::vector<int32_t> out(65);
+  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), 20241004);
+  EXPECT_EQ(out.back(), 20241004);
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 20241004);
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 20241004);
+  EXPECT_EQ(Fnv1a(out), 0xe744ea7a090de9bcu);
+}
+
+// table_enc_RLE.tsfile, column f_int32 (INT32, RLE): its smallest page, 73 values in 97 bytes.
+TEST(RleTest, RealPageInt32s) {
+  const std::string stream = FromHex(
+      "600b0b0888911226c4d89b13627c4f89f13e27c4f89f13e29c538bb1762ec678cf19e37c6e8d11a634c698d31b633c67"
+      "8c719a334668cd19a3346616660407068cf19e31c6b8c718e3145a8b515e2bc578af14a2944a88710e21c4c899110000"
+      "00");
+  std::vector<int32_t> out(73);
+  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), 1092);
+  EXPECT_EQ(out.back(), 1092);
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 1091);
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 1135);
+  EXPECT_EQ(Fnv1a(out), 0x62645993f158ca7bu);
 }
 
 }  // namespace

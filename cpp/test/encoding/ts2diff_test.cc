@@ -4,10 +4,12 @@
 #include "tsread/encoding/ts2diff.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -31,6 +33,36 @@ class ExactBytes {
  private:
   std::vector<char> bytes_;
 };
+
+std::string FromHex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
+// IEEE bits): compares a whole page with the values the reference decoder read.
+template <typename T>
+uint64_t Fnv1a(const std::vector<T>& values) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (T v : values) {
+    uint64_t bits;
+    if constexpr (std::is_same_v<T, float>) {
+      bits = std::bit_cast<uint32_t>(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+      bits = std::bit_cast<uint64_t>(v);
+    } else {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (bits >> (8 * i)) & 0xFF;
+      hash *= 0x100000001b3u;
+    }
+  }
+  return hash;
+}
 
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
@@ -355,6 +387,94 @@ TEST(Ts2DiffTest, NestedOffsetsInMessages) {
   auto result = DecodeTs2DiffInt32s(Bytes({0, 0, 0, 1}), 2, out.data(), 7);
   ExpectDataLoss(result);
   EXPECT_THAT(result.status().message(), HasSubstr("block header at stream offset 7"));
+}
+
+// --- Real pages ----------------------------------------------------------------------------------
+// Value streams cut from the Java-written fixtures (../shared/fixtures) with the Python reference
+// reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
+// of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
+
+// table_enc_TS_2DIFF.tsfile, column f_date (DATE, TS_2DIFF): its smallest page, 474 values in 91 bytes.
+TEST(Ts2DiffTest, RealPageDates) {
+  const std::string stream = FromHex(
+      "0000008000000000000000000134d74f0000008000000001000000000134d74f00080000000000000000008000000000"
+      "0000008000000000000000000134d7510000005600000001000000000134d7510000000002000000000000");
+  std::vector<int32_t> out(474);
+  auto consumed = DecodeTs2DiffInt32s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), 20240207);
+  EXPECT_EQ(out.back(), 20240210);
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 20240207);
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 20240210);
+  EXPECT_EQ(Fnv1a(out), 0x1c7e51d6972f5d11u);
+}
+
+// table_enc_TS_2DIFF.tsfile, column f_int64 (INT64, TS_2DIFF): its smallest page, 223 values in 226 bytes.
+TEST(Ts2DiffTest, RealPageInt64s) {
+  const std::string stream = FromHex(
+      "00000080000000060000000000000002000000e8d4ab53e20ee00e9611d826e6416e121abe619e26391740e868485ba6"
+      "88fb550445c785e3a9aa2a480659a091e6d46e44004e90203c45469a46009c685a81d3503e286eb5c6484517e485e825"
+      "728648becbad8e421b94b66b5627472e16132192593648980000005d000000070000000000000000000000e8d4ab6177"
+      "625caa6065c1255e8c8312ec4c21225cc0810bd08b221d0203e9c2ab0e7d6274b1d01460808ab9051800489ca8738406"
+      "03244c41c1254aab1e40b082ab05802e78d84027d381148d72634555280421322200");
+  std::vector<int64_t> out(223);
+  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), int64_t{1000000410594});
+  EXPECT_EQ(out.back(), int64_t{1000000416459});
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1000000410594});
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1000000416459});
+  EXPECT_EQ(Fnv1a(out), 0x1481c4adf81e2ec3u);
+}
+
+// table_enc_TS_2DIFF.tsfile, column f_timestamp (TIMESTAMP, TS_2DIFF): its smallest page, 116 values in 298
+// bytes.
+TEST(Ts2DiffTest, RealPageTimestamps) {
+  const std::string stream = FromHex(
+      "0000007300000013ffffffffffff3d830000018bd007122c19b264c7c0837900b3a28dec401d0091d0d363144ea4c97c"
+      "8ab102ab01a51e481ec6ecf8a1221e3c80ada0946588bac22c7a423a85b3a8854826db22ed2c456e8a15626a1e03b1c9"
+      "cce88700278b030b4416108ff0e258f218b7c906088a2119bf03048052e10d7fb1fd0e310bc48f6074812b72a367e022"
+      "7c8d43b0c1b848d084e730a7b82ee9c38bdc47ef8eb461b84c1cd5c2f508daf1124fe400c4b094021132665e335e068c"
+      "608b9925c842ddb82e500ea8e23aac04164695d8c9d71bcdc462d082ba800002b8ce35af8166b97e190a445c261c368f"
+      "113480a55e5393c7a7708989207e40ec5c62398de7726e2435844218c0e940152202d68050b11791c0513e316784a4e9"
+      "38cd1a7fc190047fd502");
+  std::vector<int64_t> out(116);
+  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), int64_t{1700002206252});
+  EXPECT_EQ(out.back(), int64_t{1700002742607});
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1700002206252});
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1700002766698});
+  EXPECT_EQ(Fnv1a(out), 0x49b614256d77288au);
+}
+
+// table_enc_TS_2DIFF.tsfile, column time (time, TS_2DIFF): its smallest page, 500 values in 654 bytes.
+TEST(Ts2DiffTest, RealPageTimeColumn) {
+  const std::string stream = FromHex(
+      "000000800000000900000000000003330000018bd021e8485aad56ab55cac56ab55aad56ab55aad56ab55aad56ab55aa"
+      "d56a00b52d56ab56ba4d6ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab5"
+      "5a816cab55aad56ab55aad64a455aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad5c08a5aad56ab55aad56"
+      "ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab50000008000000009000000000000032c0000018bd023e030"
+      "5e215e6bc5e2f178bc5e2f222675e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f17"
+      "800bc2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f23e595e2f178bc463b178bc5e2"
+      "f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc"
+      "000000800000000900000000000003210000018bd025d81863b1d8ec763a5deec763b1d8ec763b1d8ec763b1d8ec763b"
+      "1d8ec763b1d8ec70a5e98ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1c018e"
+      "63b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8e549d31d8ec763b1d8ec763b1d8"
+      "ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec70000007000000009000000000000035a0000018bd027d000"
+      "472391c8e472391c8e8e0011c8e4737c7a8e472391c8e472391c8e472391c8e472391c8e472391c8e472391c8e472391"
+      "c8e472391c8e472391c8e472391c8e472391c8e47348948e472391c8e472391c8e472391c8e472391c8e09c251c8e472"
+      "391c8e472391c8e472391c8e223611c8e472391492472391c8e472391c8e");
+  std::vector<int64_t> out(500);
+  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), int64_t{1700003965000});
+  EXPECT_EQ(out.back(), int64_t{1700004464000});
+  EXPECT_EQ(Fnv1a(out), 0x9da69fa039d39075u);
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 // ZIGZAG (§9.8) decoder tests: hand-written bytes and a test-only package writer.
 #include "tsread/encoding/zigzag.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -26,6 +30,36 @@ class ExactBytes {
  private:
   std::vector<char> bytes_;
 };
+
+std::string FromHex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
+// IEEE bits): compares a whole page with the values the reference decoder read.
+template <typename T>
+uint64_t Fnv1a(const std::vector<T>& values) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (T v : values) {
+    uint64_t bits;
+    if constexpr (std::is_same_v<T, float>) {
+      bits = std::bit_cast<uint32_t>(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+      bits = std::bit_cast<uint64_t>(v);
+    } else {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (bits >> (8 * i)) & 0xFF;
+      hash *= 0x100000001b3u;
+    }
+  }
+  return hash;
+}
 
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string s;
@@ -148,6 +182,45 @@ TEST(ZigzagTest, ZeroCountReadsNothing) {
   auto consumed = DecodeZigzagInt32s("", 0, nullptr);
   ASSERT_TRUE(consumed.ok());
   EXPECT_EQ(*consumed, 0u);
+}
+
+// --- Real pages ----------------------------------------------------------------------------------
+// Value streams cut from the Java-written fixtures (../shared/fixtures) with the Python reference
+// reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
+// of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
+
+// table_enc_ZIGZAG.tsfile, column f_timestamp (TIMESTAMP, ZIGZAG): its smallest page, 146 values in 880
+// bytes.
+TEST(ZigzagTest, RealPageTimestamps) {
+  const std::string stream = FromHex(
+      "ec069201b8d18a82fa62bac78b82fa62f4978d82fa6292ca8982fa62a89c8a82fa62ee8d8a82fa62fa958d82fa62d6ec"
+      "8a82fa62eec88c82fa629cef8c82fa62fcea8a82fa62deac9082fa62e2cc8b82fa6294fc8a82fa62e8899182fa6294a5"
+      "8e82fa628ca58e82fa62a89c9182fa62e4998e82fa629ac08a82fa6284b98f82fa6294ee8f82fa62c8ca8b82fa62f8b8"
+      "8c82fa62d6b88f82fa62b8d99082fa62c8c69082fa629ca58e82fa628acf9282fa6290a08d82fa628eb79182fa62c289"
+      "9182fa62f0989182fa62b0ca9182fa62b4e78d82fa62d6dd8e82fa62c2aa8e82fa62bea19082fa62aea39382fa62a8b0"
+      "9382fa6296f29282fa62e48c9282fa6288958e82fa62e0ac8f82fa62a6b09082fa62b8d59082fa62b8998f82fa62fad9"
+      "9282fa62d4f29482fa62a0e09282fa62acb88f82fa62dcee8e82fa629e849382fa62f2a19582fa62b6e48f82fa62b6df"
+      "9582fa62e0a99082fa62cc8f9282fa62e8e69082fa62e8fb9182fa62bcf19682fa62c8cb9382fa62f8eb9082fa62f0d9"
+      "9282fa62f4ef9582fa62f0e19682fa62a4989882fa62d6c89582fa6280ee9682fa62e4c59382fa6290ad9382fa62f8b8"
+      "9882fa62ae899782fa62aecb9682fa62f2899782fa6296bf9682fa62eee19582fa6298929982fa62ecf69482fa62e2eb"
+      "9382fa6288ac9682fa62f8e49782fa62c4a19982fa6284dc9582fa62d0999882fa62dc939782fa62dce69782fa62dee0"
+      "9582fa62b4b29782fa62b8d69782fa62b2be9682fa62fab39582fa62e6fc9682fa62cefa9882fa6284e29682fa6282cb"
+      "9682fa62eaa19b82fa62d8e39582fa62a8a09882fa62d8bf9782fa62c4f09582fa62a48b9982fa628ae89b82fa62b8bf"
+      "9b82fa62a4b29a82fa628aff9a82fa62869d9782fa628e9b9882fa6290b09d82fa62c4b69c82fa62ec9c9b82fa6296d9"
+      "9c82fa6294919782fa62b6b89d82fa628cbc9782fa62f8e29d82fa62ecb59782fa62e2b89e82fa62c6fb9c82fa62a0e0"
+      "9b82fa62eaa59c82fa62b8c99c82fa62d4e19882fa629e9c9f82fa62b2cb9c82fa62bc839982fa62d2cf9982fa6284fb"
+      "9f82fa62d2ac9d82fa62b0a99982fa62bee29f82fa62faa19f82fa62bed69a82fa62a0ee9d82fa62a6c69d82fa62dee0"
+      "9f82fa62f2f8a082fa62f6c49f82fa62e0ad9a82fa62a6bf9b82fa62a493a182fa62e6889d82fa62b0a79d82fa62f489"
+      "9f82fa62eeba9e82fa62a8a39b82fa62");
+  std::vector<int64_t> out(146);
+  auto consumed = DecodeZigzagInt64s(ExactBytes(stream).view(), out.size(), out.data());
+  ASSERT_TRUE(consumed.ok()) << consumed.status();
+  EXPECT_EQ(*consumed, stream.size());
+  EXPECT_EQ(out.front(), int64_t{1700003927132});
+  EXPECT_EQ(out.back(), int64_t{1700004063444});
+  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1700003918473});
+  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1700004111570});
+  EXPECT_EQ(Fnv1a(out), 0xd7021ebb374ed528u);
 }
 
 }  // namespace

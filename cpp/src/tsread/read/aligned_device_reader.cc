@@ -9,7 +9,7 @@
 namespace tsread {
 
 absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string device_name,
-                                        std::vector<TimeseriesMetadata> series,
+                                        const std::vector<TimeseriesMetadata>& series,
                                         const std::vector<AlignedColumn>& columns, const TimeRange& range,
                                         const ReadLimits& limits) {
   reader_ = &reader;
@@ -17,7 +17,7 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
   range_ = &range;
   limits_ = &limits;
   device_name_ = std::move(device_name);
-  series_ = std::move(series);
+  series_ = &series;
   value_chunks_.clear();
   value_chunks_.resize(columns.size());
   value_scratch_.resize(columns.size());
@@ -29,7 +29,7 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
 absl::Status AlignedDeviceReader::PlanChunkGroups() {
   plans_.clear();
   const TimeseriesMetadata* time = nullptr;
-  for (const TimeseriesMetadata& tsm : series_) {
+  for (const TimeseriesMetadata& tsm : *series_) {
     if (tsm.is_time_column()) time = &tsm;
   }
   if (time == nullptr || !range_->Overlaps(time->statistics)) return absl::OkStatus();
@@ -42,10 +42,10 @@ absl::Status AlignedDeviceReader::PlanChunkGroups() {
   for (size_t j = 0; j < n; ++j) {
     const AlignedColumn& column = (*columns_)[j];
     if (!column.stored) continue;
-    auto tsm = std::find_if(series_.begin(), series_.end(), [&](const TimeseriesMetadata& s) {
+    auto tsm = std::find_if(series_->begin(), series_->end(), [&](const TimeseriesMetadata& s) {
       return !s.is_time_column() && s.measurement == column.measurement;
     });
-    if (tsm == series_.end()) continue;
+    if (tsm == series_->end()) continue;
     for (const ChunkMetadata& chunk : tsm->chunks) {
       auto after = std::upper_bound(plans_.begin(), plans_.end(), chunk.offset,
                                     [](int64_t offset, const ChunkGroupPlan& p) { return offset < p.time_chunk->offset; });

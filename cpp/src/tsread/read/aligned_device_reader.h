@@ -39,10 +39,11 @@ struct AlignedColumn {
 
 class AlignedDeviceReader {
  public:
-  // Starts reading a device from its series metadata. `columns`, `range` and `limits` must
-  // outlive the reader's use of this device; `device_name` is for error messages.
-  absl::Status Reset(const TsFileReader& reader, std::string device_name, std::vector<TimeseriesMetadata> series,
-                     const std::vector<AlignedColumn>& columns, const TimeRange& range, const ReadLimits& limits);
+  // Starts reading a device from its series metadata. `series`, `columns`, `range` and `limits`
+  // must outlive the reader's use of this device; `device_name` is for error messages.
+  absl::Status Reset(const TsFileReader& reader, std::string device_name,
+                     const std::vector<TimeseriesMetadata>& series, const std::vector<AlignedColumn>& columns,
+                     const TimeRange& range, const ReadLimits& limits);
 
   // Fills `times` and one ColumnVector per column with the rows of the next page in range
   // (possibly none); false when the device has no more pages.
@@ -64,7 +65,7 @@ class AlignedDeviceReader {
   const TimeRange* range_ = nullptr;
   const ReadLimits* limits_ = nullptr;
   std::string device_name_;
-  std::vector<TimeseriesMetadata> series_;
+  const std::vector<TimeseriesMetadata>* series_ = nullptr;
   std::vector<ChunkGroupPlan> plans_;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;

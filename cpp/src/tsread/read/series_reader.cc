@@ -26,8 +26,9 @@ absl::StatusOr<std::unique_ptr<SeriesReader>> SeriesReader::Create(const TsFileR
   }
   if (r->aligned_) {
     r->columns_.push_back(AlignedColumn{measurement, target->data_type, true});
-    TSREAD_RETURN_IF_ERROR(r->aligned_reader_.Reset(reader, std::move(device_name), std::move(device_series),
-                                                    r->columns_, r->range_, r->limits_));
+    r->device_series_ = std::move(device_series);
+    TSREAD_RETURN_IF_ERROR(r->aligned_reader_.Reset(reader, std::move(device_name), r->device_series_, r->columns_,
+                                                    r->range_, r->limits_));
   } else {
     r->series_ = *target;
   }

@@ -43,6 +43,7 @@ class SeriesReader {
   ReadLimits limits_;
   bool aligned_ = false;
   // Aligned: the device reader over this one column.
+  std::vector<TimeseriesMetadata> device_series_;
   std::vector<AlignedColumn> columns_;
   AlignedDeviceReader aligned_reader_;
   std::vector<ColumnVector> aligned_columns_;

@@ -6,36 +6,6 @@
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
-namespace {
-
-absl::StatusOr<std::vector<ProjectedColumn>> ResolveProjection(const TableSchema& schema,
-                                                               const std::vector<std::string>& columns) {
-  std::vector<size_t> indexes;
-  if (columns.empty()) {
-    for (size_t i = 0; i < schema.columns.size(); ++i) indexes.push_back(i);
-  } else {
-    for (const std::string& name : columns) {
-      std::optional<size_t> index = schema.FindColumn(name);
-      if (!index.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat("table \"", schema.name, "\" has no column \"", name, "\""));
-      }
-      indexes.push_back(*index);
-    }
-  }
-  std::vector<ProjectedColumn> projection;
-  for (size_t index : indexes) {
-    const ColumnSchema& column = schema.columns[index];
-    ProjectedColumn p;
-    p.name = column.name;
-    p.category = column.category;
-    p.data_type = column.data_type;
-    if (std::optional<size_t> ordinal = schema.TagOrdinal(index)) p.tag_segment = *ordinal + 1;
-    projection.push_back(std::move(p));
-  }
-  return projection;
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<TableReader>> TableReader::Create(const TsFileReader& reader, const std::string& table,
                                                                  TableReadOptions options) {
@@ -54,9 +24,7 @@ absl::StatusOr<std::unique_ptr<TableReader>> TableReader::Create(const TsFileRea
 TableReader::TableReader(const TsFileReader& reader, TableReadOptions options, std::vector<ProjectedColumn> projection,
                          std::optional<DeviceIterator> devices)
     : reader_(&reader), options_(std::move(options)), projection_(std::move(projection)), devices_(std::move(devices)) {
-  for (const ProjectedColumn& p : projection_) {
-    columns_.push_back(AlignedColumn{p.name, p.data_type, p.category == ColumnCategory::kField});
-  }
+  columns_ = AlignedColumnsOf(projection_);
   batch_.device = &device_;
 }
 
@@ -65,9 +33,9 @@ absl::StatusOr<bool> TableReader::StartNextDevice() {
   TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, devices_->Next());
   if (entry == nullptr) return false;
   device_ = entry->id.ToOwned();
-  TSREAD_ASSIGN_OR_RETURN(std::vector<TimeseriesMetadata> series, reader_->ReadTimeseries(entry->location));
-  TSREAD_RETURN_IF_ERROR(device_reader_.Reset(*reader_, device_.ToString(), std::move(series), columns_,
-                                              options_.time_range, options_.limits));
+  TSREAD_ASSIGN_OR_RETURN(series_, reader_->ReadTimeseries(entry->location));
+  TSREAD_RETURN_IF_ERROR(
+      device_reader_.Reset(*reader_, device_.ToString(), series_, columns_, options_.time_range, options_.limits));
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include "tsread/read/aligned_device_reader.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/page_decoder.h"
+#include "tsread/read/projection.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -24,15 +25,6 @@ struct TableReadOptions {
   std::vector<std::string> columns;
   TimeRange time_range;
   ReadLimits limits;
-};
-
-// A column of the output, resolved against the table schema.
-struct ProjectedColumn {
-  std::string name;
-  ColumnCategory category = ColumnCategory::kField;
-  DataType data_type = DataType::kInt64;
-  // For a TAG column: the device-id segment holding its value (§12).
-  size_t tag_segment = 0;
 };
 
 struct TableBatch {
@@ -72,6 +64,7 @@ class TableReader {
   std::optional<DeviceIterator> devices_;
   bool in_device_ = false;
   DeviceId device_;
+  std::vector<TimeseriesMetadata> series_;
   AlignedDeviceReader device_reader_;
   TableBatch batch_;
 };

@@ -1,0 +1,191 @@
+#include "tsread/read/table_scanner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// Segment indexes and accepted values of the tag predicates, resolved against the projection's
+// schema.
+struct ResolvedPredicate {
+  size_t segment = 0;
+  const TagPredicate* predicate = nullptr;
+};
+
+absl::StatusOr<std::vector<ResolvedPredicate>> ResolvePredicates(const TableSchema& schema,
+                                                                 const std::vector<TagPredicate>& predicates) {
+  std::vector<ResolvedPredicate> resolved;
+  for (const TagPredicate& p : predicates) {
+    std::optional<size_t> index = schema.FindColumn(p.column);
+    std::optional<size_t> ordinal = index.has_value() ? schema.TagOrdinal(*index) : std::nullopt;
+    if (!ordinal.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("\"", p.column, "\" is not a TAG column of table \"",
+                                                     schema.name, "\""));
+    }
+    resolved.push_back(ResolvedPredicate{*ordinal + 1, &p});
+  }
+  return resolved;
+}
+
+bool DeviceMatches(const DeviceId& device, const std::vector<ResolvedPredicate>& predicates) {
+  for (const ResolvedPredicate& p : predicates) {
+    const std::optional<std::string_view> tag = device.segment(p.segment);
+    bool any = false;
+    for (const std::optional<std::string>& value : p.predicate->values) {
+      if (value.has_value() ? (tag.has_value() && *tag == *value) : !tag.has_value()) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TableScanner::TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection)
+    : reader_(&reader), options_(std::move(options)), projection_(std::move(projection)),
+      columns_(AlignedColumnsOf(projection_)) {}
+
+absl::StatusOr<std::unique_ptr<TableScanner>> TableScanner::Create(const TsFileReader& reader, ScanOptions options) {
+  const TableSchema* schema = reader.FindTable(options.table);
+  if (schema == nullptr) return absl::InvalidArgumentError(absl::StrCat("no table named \"", options.table, "\""));
+  TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> projection, ResolveProjection(*schema, options.columns));
+  if (options.num_threads < 1) return absl::InvalidArgumentError("num_threads must be at least 1");
+  std::unique_ptr<TableScanner> scanner(new TableScanner(reader, std::move(options), std::move(projection)));
+  TSREAD_RETURN_IF_ERROR(scanner->PlanDevices());
+  return scanner;
+}
+
+absl::Status TableScanner::PlanDevices() {
+  const TableSchema& schema = *reader_->FindTable(options_.table);
+  TSREAD_ASSIGN_OR_RETURN(std::vector<ResolvedPredicate> predicates,
+                          ResolvePredicates(schema, options_.tag_predicates));
+  if (reader_->metadata().FindIndex(options_.table) == nullptr) return absl::OkStatus();
+  TSREAD_ASSIGN_OR_RETURN(DeviceIterator it, reader_->Devices(options_.table));
+  std::vector<int64_t> chunk_offsets;  // every chunk of the planned devices, for chunk sizes
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, it.Next());
+    if (entry == nullptr) break;
+    DeviceId id = entry->id.ToOwned();
+    // Tag predicates prune the device before any of its metadata or chunks is read.
+    if (!DeviceMatches(id, predicates)) continue;
+    TSREAD_ASSIGN_OR_RETURN(std::vector<TimeseriesMetadata> all, reader_->ReadTimeseries(entry->location));
+    PlannedDevice device;
+    device.id = std::move(id);
+    for (TimeseriesMetadata& tsm : all) {
+      for (const ChunkMetadata& chunk : tsm.chunks) chunk_offsets.push_back(chunk.offset);
+      const bool projected = tsm.is_time_column() ||
+                             std::any_of(columns_.begin(), columns_.end(), [&](const AlignedColumn& c) {
+                               return c.stored && c.measurement == tsm.measurement;
+                             });
+      if (tsm.is_time_column()) device.rows = tsm.statistics.count;
+      if (projected) device.series.push_back(std::move(tsm));
+    }
+    devices_.push_back(std::move(device));
+  }
+  std::sort(chunk_offsets.begin(), chunk_offsets.end());
+  // A chunk's size: up to the next chunk (or the data section's end), in file order.
+  for (PlannedDevice& device : devices_) {
+    for (const TimeseriesMetadata& tsm : device.series) {
+      for (const ChunkMetadata& chunk : tsm.chunks) {
+        auto next = std::upper_bound(chunk_offsets.begin(), chunk_offsets.end(), chunk.offset);
+        const int64_t end =
+            next == chunk_offsets.end() ? static_cast<int64_t>(reader_->metadata().meta_offset) : *next;
+        device.bytes += static_cast<uint64_t>(end - chunk.offset);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+uint64_t TableScanner::planned_rows() const {
+  uint64_t rows = 0;
+  for (const PlannedDevice& device : devices_) rows += device.rows;
+  return rows;
+}
+
+std::vector<ScanSplit> TableScanner::Splits(size_t max_splits) const {
+  std::vector<ScanSplit> splits;
+  if (devices_.empty() || max_splits == 0) return splits;
+  uint64_t total = 0;
+  for (const PlannedDevice& device : devices_) total += device.bytes;
+  const uint64_t target = std::max<uint64_t>(1, (total + max_splits - 1) / max_splits);
+  ScanSplit current;
+  for (size_t d = 0; d < devices_.size(); ++d) {
+    if (current.device_count > 0 && current.bytes + devices_[d].bytes > target && splits.size() + 1 < max_splits) {
+      splits.push_back(current);
+      current = ScanSplit{d, 0, 0};
+    }
+    ++current.device_count;
+    current.bytes += devices_[d].bytes;
+  }
+  splits.push_back(current);
+  return splits;
+}
+
+absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
+                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+  if (split.first_device + split.device_count > devices_.size()) {
+    return absl::InvalidArgumentError("split is outside the planned devices");
+  }
+  AlignedDeviceReader device_reader;
+  TableBatch batch;
+  for (size_t d = split.first_device; d < split.first_device + split.device_count; ++d) {
+    const PlannedDevice& device = devices_[d];
+    TSREAD_RETURN_IF_ERROR(device_reader.Reset(*reader_, device.id.ToString(), device.series, columns_,
+                                               options_.time_range, options_.limits));
+    batch.device = &device.id;
+    while (true) {
+      TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader.NextPage(batch.times, batch.columns));
+      if (!has_page) break;
+      if (batch.num_rows() > 0) TSREAD_RETURN_IF_ERROR(consume(batch));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+  const int threads = options_.num_threads;
+  if (threads == 1) {
+    ScanSplit all{0, devices_.size(), 0};
+    return ScanSplitRows(all, [&](const TableBatch& batch) { return consume(0, batch); });
+  }
+  // Several splits per worker so that uneven devices still balance; workers take the next
+  // split as they finish one.
+  const std::vector<ScanSplit> splits = Splits(static_cast<size_t>(threads) * 8);
+  std::atomic<size_t> next_split{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  absl::Status first_error;
+  auto work = [&](int worker) {
+    while (!failed.load(std::memory_order_relaxed)) {
+      const size_t s = next_split.fetch_add(1);
+      if (s >= splits.size()) return;
+      absl::Status status = ScanSplitRows(splits[s], [&](const TableBatch& batch) {
+        if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
+        return consume(worker, batch);
+      });
+      if (!status.ok()) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!failed.exchange(true)) first_error = status;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < threads; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  return first_error;
+}
+
+}  // namespace tsread

@@ -1,0 +1,95 @@
+// TableScanner: the scan engine a query engine drives. From scan options (table, projection,
+// time range, tag predicates) it plans the devices to read — pruning by tag before any chunk is
+// read — and produces column batches, on one thread or several, or split by split for an
+// external engine that distributes a file's splits itself.
+#ifndef TSREAD_READ_TABLE_SCANNER_H_
+#define TSREAD_READ_TABLE_SCANNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/table_reader.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace tsread {
+
+// `column IN (values)` on a TAG column; a nullopt value matches a null tag.
+struct TagPredicate {
+  std::string column;
+  std::vector<std::optional<std::string>> values;
+};
+
+struct ScanOptions {
+  std::string table;
+  // Columns to produce, in order; empty = every column in schema order.
+  std::vector<std::string> columns;
+  TimeRange time_range;
+  // ANDed together.
+  std::vector<TagPredicate> tag_predicates;
+  // Worker threads for Scan(); 1 = the calling thread only.
+  int num_threads = 1;
+  ReadLimits limits;
+};
+
+// A contiguous range of planned devices (in index order) and the bytes of their projected chunks.
+struct ScanSplit {
+  size_t first_device = 0;
+  size_t device_count = 0;
+  uint64_t bytes = 0;
+};
+
+class TableScanner {
+ public:
+  // Plans the scan: resolves the projection (InvalidArgument for an unknown table, column or
+  // tag predicate column), walks the device index, applies tag predicates and reads the
+  // remaining devices' series metadata.
+  static absl::StatusOr<std::unique_ptr<TableScanner>> Create(const TsFileReader& reader, ScanOptions options);
+
+  const std::vector<ProjectedColumn>& projection() const { return projection_; }
+  size_t device_count() const { return devices_.size(); }
+  // Rows of the planned devices from metadata alone (time column counts; ignores the time range).
+  uint64_t planned_rows() const;
+
+  // Up to `max_splits` splits of roughly equal bytes covering every planned device in order.
+  std::vector<ScanSplit> Splits(size_t max_splits) const;
+
+  // Reads one split on the calling thread: batches in device order, each device's rows in time
+  // order. The batch is valid only during the callback. Safe to call concurrently for
+  // different splits.
+  absl::Status ScanSplitRows(const ScanSplit& split,
+                             const std::function<absl::Status(const TableBatch&)>& consume) const;
+
+  // Reads every planned device with options.num_threads workers. consume(worker, batch) is
+  // called from worker `worker` (0 <= worker < num_threads) for that worker's batches; calls from
+  // different workers run concurrently, so keep per-worker state. With one thread the order is
+  // the index order. Stops at the first error.
+  absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
+
+ private:
+  struct PlannedDevice {
+    DeviceId id;
+    std::vector<TimeseriesMetadata> series;  // the time column and the projected FIELD columns
+    uint64_t bytes = 0;
+    uint64_t rows = 0;
+  };
+
+  TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection);
+  absl::Status PlanDevices();
+  void ComputeDeviceBytes();
+
+  const TsFileReader* reader_;
+  ScanOptions options_;
+  std::vector<ProjectedColumn> projection_;
+  std::vector<AlignedColumn> columns_;
+  std::vector<PlannedDevice> devices_;
+};
+
+}  // namespace tsread
+
+#endif  // TSREAD_READ_TABLE_SCANNER_H_
