@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tools/build.sh [release|debug|asan|tsan] — configures and builds into build/<type>.
+# tools/build.sh [release|debug|asan|tsan] [TARGET...] — configures and builds into build/<type>
+# (every target, or only the ones named).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 type=${1:-release}
+shift || true
 case "$type" in
   release) cmake_type=Release ;;
   debug) cmake_type=Debug ;;
@@ -12,4 +14,6 @@ case "$type" in
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B "build/$type" -DCMAKE_BUILD_TYPE="$cmake_type" >/dev/null
-cmake --build "build/$type" -j"$jobs"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "build/$type" -j"$jobs" "${targets[@]}"

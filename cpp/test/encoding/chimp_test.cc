@@ -67,7 +67,8 @@ Encoded EncodeChimp(const std::vector<uint64_t>& values) {
   constexpr uint64_t kMask = W == 32 ? 0xFFFFFFFFull : ~0ull;
   // J: leadingRound / leadingRepresentation
   auto round_leading = [](int lz) -> int {
-    static constexpr int kRound[] = {0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 12, 12, 12, 12, 16, 16, 18, 18, 20, 20, 22, 22, 24};
+    static constexpr int kRound[] = {0,  0,  0,  0,  0,  0,  0,  0,  8,  8,  8,  8, 12,
+                                     12, 12, 12, 16, 16, 18, 18, 20, 20, 22, 22, 24};
     return lz >= 24 ? 24 : kRound[lz];
   };
   auto code_of = [](int rounded) -> int {
@@ -169,10 +170,18 @@ std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
   return bits;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) { return DecodeChimpInt32s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) { return DecodeChimpInt64s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeChimpFloats(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeChimpDoubles(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
+  return DecodeChimpInt32s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
+  return DecodeChimpInt64s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
+  return DecodeChimpFloats(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
+  return DecodeChimpDoubles(s, n, out);
+}
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values, bool expect_all_cases = false) {
@@ -196,7 +205,9 @@ std::vector<T> RandomWalk(size_t n, uint64_t seed) {
     for (size_t i = 0; i < n; ++i) {
       switch (rng() % 5) {
         case 0: break;
-        case 1: v = values.empty() ? v : static_cast<double>(values[rng() % values.size()]); break;  // old value
+        case 1:  // an older value
+          v = values.empty() ? v : static_cast<double>(values[rng() % values.size()]);
+          break;
         default: v = std::round((v + (static_cast<double>(rng() % 201) - 100) / 100.0) * 100) / 100;
       }
       values.push_back(static_cast<T>(v));
@@ -354,7 +365,8 @@ TEST(ChimpTest, RejectsRingXorWiderThanTheWord) {
 TEST(ChimpTest, GarbageNeverCrashes) {
   std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {
-      EncodeChimp<32>(BitsOf(RandomWalk<int32_t>(200, 1))).bytes, EncodeChimp<64>(BitsOf(RandomWalk<double>(200, 2))).bytes,
+      EncodeChimp<32>(BitsOf(RandomWalk<int32_t>(200, 1))).bytes,
+      EncodeChimp<64>(BitsOf(RandomWalk<double>(200, 2))).bytes,
       EncodeChimp<64>(BitsOf(RandomWalk<int64_t>(200, 3))).bytes};
   for (int iter = 0; iter < 3000; ++iter) {
     std::string bytes;

@@ -163,7 +163,8 @@ TEST(DictionaryTest, RealPageText) {
       "af63c3b664c3a920e29c930869646c650e72756e6e696e67107361792022686922002704030801111111280114020308"
       "3000044414041802070855555544666666744444488812082a00");
   std::vector<std::string_view> out(122);
-  auto consumed = DecodeDictionaryBinaries(ExactBytes(stream).view(), out.size(), out.data());
+  const ExactBytes bytes(stream);  // outlives the views in `out`
+  auto consumed = DecodeDictionaryBinaries(bytes.view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_EQ(out.front(), "WARN");
@@ -179,7 +180,8 @@ TEST(DictionaryTest, RealPageString) {
       "6d6f64655f300c6d6f64655f350c6d6f64655f380c6d6f64655f3124047000520158027a031004220514019601030308"
       "66666667180740082402220972023605");
   std::vector<std::string_view> out(483);
-  auto consumed = DecodeDictionaryBinaries(ExactBytes(stream).view(), out.size(), out.data());
+  const ExactBytes bytes(stream);  // outlives the views in `out`
+  auto consumed = DecodeDictionaryBinaries(bytes.view(), out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_EQ(out.front(), "\xe6\xa8\xa1\xe5\xbc\x8f-\xc3\x9f");

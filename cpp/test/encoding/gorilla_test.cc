@@ -118,10 +118,18 @@ std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
   return bits;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) { return DecodeGorillaInt32s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) { return DecodeGorillaInt64s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeGorillaFloats(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeGorillaDoubles(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
+  return DecodeGorillaInt32s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
+  return DecodeGorillaInt64s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
+  return DecodeGorillaFloats(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
+  return DecodeGorillaDoubles(s, n, out);
+}
 
 // Encodes `values`, decodes them back and compares bit patterns (so NaN payloads and -0.0 count).
 template <typename T>
@@ -346,7 +354,8 @@ TEST(GorillaTest, MessageNamesTypeAndOffset) {
 TEST(GorillaTest, GarbageNeverCrashes) {
   std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {
-      EncodeGorilla<32>(BitsOf(RandomWalk<float>(200, 1))).bytes, EncodeGorilla<64>(BitsOf(RandomWalk<double>(200, 2))).bytes,
+      EncodeGorilla<32>(BitsOf(RandomWalk<float>(200, 1))).bytes,
+      EncodeGorilla<64>(BitsOf(RandomWalk<double>(200, 2))).bytes,
       EncodeGorilla<64>(BitsOf(RandomWalk<int64_t>(200, 3))).bytes};
   for (int iter = 0; iter < 3000; ++iter) {
     std::string bytes;

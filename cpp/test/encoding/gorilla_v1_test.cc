@@ -108,8 +108,12 @@ std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
   return bits;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeGorillaV1Floats(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeGorillaV1Doubles(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
+  return DecodeGorillaV1Floats(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
+  return DecodeGorillaV1Doubles(s, n, out);
+}
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values) {

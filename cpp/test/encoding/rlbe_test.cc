@@ -152,10 +152,18 @@ std::vector<T> JavaReadsBack(const std::vector<T>& values, size_t block_size = 1
   return out;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) { return DecodeRlbeInt32s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) { return DecodeRlbeInt64s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeRlbeFloats(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeRlbeDoubles(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
+  return DecodeRlbeInt32s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
+  return DecodeRlbeInt64s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
+  return DecodeRlbeFloats(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
+  return DecodeRlbeDoubles(s, n, out);
+}
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values, size_t block_size = 10000) {
@@ -210,8 +218,10 @@ TEST(RlbeTest, OneValue) {
 TEST(RlbeTest, IntegerWalksAndExtremes) {
   ExpectRoundTrip(Walk<int32_t>(5000, 1));
   ExpectRoundTrip(Walk<int64_t>(5000, 2));
-  ExpectRoundTrip<int32_t>({INT32_MIN, INT32_MAX, INT32_MIN, 0, -1, INT32_MAX, INT32_MAX, 1, INT32_MIN, INT32_MIN});
-  ExpectRoundTrip<int64_t>({INT64_MIN, INT64_MAX, INT64_MIN, 0, -1, INT64_MAX, INT64_MAX, 1, INT64_MIN, INT64_MIN});
+  ExpectRoundTrip<int32_t>(
+      {INT32_MIN, INT32_MAX, INT32_MIN, 0, -1, INT32_MAX, INT32_MAX, 1, INT32_MIN, INT32_MIN});
+  ExpectRoundTrip<int64_t>(
+      {INT64_MIN, INT64_MAX, INT64_MIN, 0, -1, INT64_MAX, INT64_MAX, 1, INT64_MIN, INT64_MIN});
 }
 
 TEST(RlbeTest, SeveralBlocks) {
@@ -405,8 +415,12 @@ constexpr uint32_t kRealFloatValues[] = {
       0x43853c29, 0x43854000, 0x438563d7, 0x438563d7,
       0x43854e14, 0x43854e14, 0x43854e14, 0x43854e14,
 };
-// (as text: 267.17, 267.41, 267.07, 267.09, 267.06, 267.06, 267.06, 266.47, 266.47, 266.51, 266.32, 266.8, 266.45, 266.29, 266.29, 266.92, 266.92, 266.7, 266.7, 266.7, 266.59, 266.59, 266.59, 266.59, 266.41, 266.41, 266.41, 266.41, 266.41, 266.23, 266.48, 266.48, 266.47, 266.5, 266.78, 266.78, 266.61, 266.61, 266.61, 266.61)
-// dev_2 f_double, page 2: its first 40 values (344 bytes). Java sums the double deltas, so the walk reads back with drift.
+// (as text: 267.17, 267.41, 267.07, 267.09, 267.06, 267.06, 267.06, 266.47, 266.47, 266.51, 266.32,
+// 266.8, 266.45, 266.29, 266.29, 266.92, 266.92, 266.7, 266.7, 266.7, 266.59, 266.59, 266.59,
+// 266.59, 266.41, 266.41, 266.41, 266.41, 266.41, 266.23, 266.48, 266.48, 266.47, 266.5, 266.78,
+// 266.78, 266.61, 266.61, 266.61, 266.61)
+// dev_2 f_double, page 2: its first 40 values (344 bytes). Java sums the double deltas, so the walk
+// reads back with drift.
 constexpr std::string_view kRealDoubleStream =
       "000003ac7fc0027ae147ae147b8167fec7ae147ae147c7f90a3d70a3d70a87fc7ae147ae147ae7fde147ae147ae14fbf"
       "f0cccccccccccd2019ff9c28f5c28f5c29ff30a3d70a3d70b1fee147ae147ae143e7ff9ae147ae147ae7fc0a3d70a3d7"
@@ -432,7 +446,10 @@ constexpr uint64_t kRealDoubleValues[] = {
       0xc0197ae147ae147b, 0xc01a3d70a3d70a3d, 0xc015cccccccccccd,
       0xc015d70a3d70a3d7,
 };
-// (as text: 2.31, 0.9199999999999999, 0.7299999999999999, 0.10999999999999988, -0.8600000000000001, -0.7100000000000001, -1.9300000000000002, -2.62, -3.06, -1.85, -1.34, -2.12, -1.84, -2.57, -4.5, -5.34, -5.96, -5.2, -4.71, -4.77, -5.1, -6.11, -5.27, -3.81, -3.1, -4.52, -4.94, -8.15, -9.12, -10.67, -9.0, -7.54, -6.51, -7.03, -8.44, -7.44, -6.37, -6.56, -5.45, -5.46)
+// (as text: 2.31, 0.9199999999999999, 0.7299999999999999, 0.10999999999999988, -0.8600000000000001,
+// -0.7100000000000001, -1.9300000000000002, -2.62, -3.06, -1.85, -1.34, -2.12, -1.84, -2.57, -4.5,
+// -5.34, -5.96, -5.2, -4.71, -4.77, -5.1, -6.11, -5.27, -3.81, -3.1, -4.52, -4.94, -8.15, -9.12,
+// -10.67, -9.0, -7.54, -6.51, -7.03, -8.44, -7.44, -6.37, -6.56, -5.45, -5.46)
 
 template <typename T, typename Expected, size_t N>
 void ExpectRealVector(std::string_view hex, const Expected (&expected)[N]) {
@@ -457,8 +474,10 @@ TEST(RlbeTest, RealJavaPages) {
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(RlbeTest, GarbageNeverCrashes) {
   std::mt19937_64 rng(99);
-  const std::vector<std::string> valid = {EncodeRlbe(Walk<int32_t>(100, 1), 30), EncodeRlbe(Walk<int64_t>(100, 2)),
-                                          EncodeRlbe(Walk<float>(100, 3)), EncodeRlbe(Walk<double>(100, 4), 40)};
+  const std::vector<std::string> valid = {EncodeRlbe(Walk<int32_t>(100, 1), 30),
+                                          EncodeRlbe(Walk<int64_t>(100, 2)),
+                                          EncodeRlbe(Walk<float>(100, 3)),
+                                          EncodeRlbe(Walk<double>(100, 4), 40)};
   for (int iter = 0; iter < 3000; ++iter) {
     std::string bytes;
     if (iter % 2 == 0) {

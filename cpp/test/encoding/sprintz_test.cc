@@ -147,10 +147,18 @@ std::string EncodeSprintz(const std::vector<T>& values) {
   return out;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) { return DecodeSprintzInt32s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) { return DecodeSprintzInt64s(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) { return DecodeSprintzFloats(s, n, out); }
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) { return DecodeSprintzDoubles(s, n, out); }
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
+  return DecodeSprintzInt32s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
+  return DecodeSprintzInt64s(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
+  return DecodeSprintzFloats(s, n, out);
+}
+absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
+  return DecodeSprintzDoubles(s, n, out);
+}
 
 template <typename T>
 std::vector<typename Word<T>::U> BitsOf(const std::vector<T>& values) {
@@ -178,7 +186,9 @@ std::vector<T> Walk(size_t n, uint64_t seed) {
   if constexpr (std::is_floating_point_v<T>) {
     double v = 250.0;
     for (size_t i = 0; i < n; ++i) {
-      if (rng() % 4 != 0) v = std::max(1.0, std::round((v + (static_cast<double>(rng() % 201) - 100) / 100) * 100) / 100);
+      if (rng() % 4 != 0) {
+        v = std::max(1.0, std::round((v + (static_cast<double>(rng() % 201) - 100) / 100) * 100) / 100);
+      }
       values.push_back(static_cast<T>(v));
     }
   } else {
@@ -434,7 +444,9 @@ constexpr uint64_t kQuirkDoubleValues[] = {
       0x3ff451eb851eb852, 0x3ff428f5c28f5c29, 0x3ff47ae147ae147b,
       0x3fea8f5c28f5c28f, 0x3fd28f5c28f5c28f, 0x3fe46144cccccccd,
 };
-// (as text: -4.55, -3.66, -2.2, -2.29, -1.83, -0.92, -1.0, -1.8719018554690645, -2.6497964046558953, 1.02, 0.4, 2.33, 2.2, 0.84, 0.01, 0.7, 2.1261120605483885, 3.0656919900644923, 2.93, 2.19, 1.34, 1.27, 1.26, 1.28, 0.83, 0.29, 0.6368736267089844)
+// (as text: -4.55, -3.66, -2.2, -2.29, -1.83, -0.92, -1.0, -1.8719018554690645,
+// -2.6497964046558953, 1.02, 0.4, 2.33, 2.2, 0.84, 0.01, 0.7, 2.1261120605483885,
+// 3.0656919900644923, 2.93, 2.19, 1.34, 1.27, 1.26, 1.28, 0.83, 0.29, 0.6368736267089844)
 
 template <typename T, typename Expected, size_t N>
 void ExpectRealVector(std::string_view hex, const Expected (&expected)[N]) {
@@ -470,8 +482,10 @@ TEST(SprintzTest, RealJavaDoubleBlocksWithSignedResiduals) {
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(SprintzTest, GarbageNeverCrashes) {
   std::mt19937_64 rng(99);
-  const std::vector<std::string> valid = {EncodeSprintz(Walk<int32_t>(100, 1)), EncodeSprintz(Walk<int64_t>(100, 2)),
-                                          EncodeSprintz(Walk<float>(100, 3)), EncodeSprintz(Walk<double>(100, 4))};
+  const std::vector<std::string> valid = {EncodeSprintz(Walk<int32_t>(100, 1)),
+                                          EncodeSprintz(Walk<int64_t>(100, 2)),
+                                          EncodeSprintz(Walk<float>(100, 3)),
+                                          EncodeSprintz(Walk<double>(100, 4))};
   for (int iter = 0; iter < 3000; ++iter) {
     std::string bytes;
     if (iter % 2 == 0) {

@@ -59,6 +59,34 @@ TEST_P(CliFixtureTest, InfoJsonMatchesSummary) {
   if (expected.contains("tree")) EXPECT_EQ(actual["tree"], expected["tree"]);
 }
 
+TEST_P(CliFixtureTest, ScanJsonMatchesSummaryStatistics) {
+  const std::string stem = GetParam();
+  std::ifstream in(testing::FixturePath(stem + ".summary.json"));
+  const nlohmann::json expected = nlohmann::json::parse(in);
+  for (const nlohmann::json& table : expected["tables"]) {
+    const std::string name = table["name"].get<std::string>();
+    RunResult r = RunTsread("scan " + Fixture(stem + ".tsfile") + " --table " + name + " --json --threads 2");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json actual = nlohmann::json::parse(r.out);
+    EXPECT_EQ(actual["rows"], table["rows"]) << name;
+    for (const auto& [column, stats] : table["columns_stats"].items()) {
+      ASSERT_TRUE(actual["columns"].contains(column)) << column;
+      EXPECT_EQ(actual["columns"][column]["non_null"], stats["non_null"]) << name << "." << column;
+      for (const char* key : {"min", "max"}) {
+        if (!stats.contains(key)) continue;
+        ASSERT_TRUE(actual["columns"][column].contains(key)) << column << " " << key;
+        const nlohmann::json& a = actual["columns"][column][key];
+        const nlohmann::json& e = stats[key];
+        if (e.is_number_float() || a.is_number_float()) {
+          EXPECT_EQ(a.get<double>(), e.get<double>()) << name << "." << column << " " << key;
+        } else {
+          EXPECT_EQ(a, e) << name << "." << column << " " << key;
+        }
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, CliFixtureTest, ::testing::ValuesIn(testing::FixtureStems()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
@@ -103,6 +131,21 @@ TEST(CliTest, SketchWalksTheWholeFile) {
   EXPECT_THAT(r.out, HasSubstr("[Chunk Header] marker=129, measurementID=, dataSize=402"));
   EXPECT_THAT(r.out, HasSubstr("[Separator]"));
   EXPECT_THAT(r.out, HasSubstr("END of TsFile"));
+}
+
+TEST(CliTest, ScanWhereFiltersDevicesByTag) {
+  RunResult all = RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --json --columns region");
+  RunResult some = RunTsread("scan " + Fixture("table_alltypes.tsfile") +
+                             " --table t_all --json --columns region --where region=north,south --where id=dev_00,dev_01");
+  RunResult null_tag = RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --json --where region=");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  ASSERT_EQ(some.exit_code, 0) << some.err;
+  ASSERT_EQ(null_tag.exit_code, 0) << null_tag.err;
+  EXPECT_EQ(nlohmann::json::parse(all.out)["rows"], 100000);
+  EXPECT_EQ(nlohmann::json::parse(some.out)["rows"], 10000);  // dev_00 (north) and dev_01 (south)
+  EXPECT_EQ(nlohmann::json::parse(null_tag.out)["rows"], 5000);  // dev_17
+  EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --where f_int64=1").exit_code, 1);
+  EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --threads 0").exit_code, 1);
 }
 
 TEST(CliTest, ExitCodes) {

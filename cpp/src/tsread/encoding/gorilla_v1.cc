@@ -15,6 +15,9 @@ namespace {
 template <int W>
 using WordBits = std::conditional_t<W == 32, uint32_t, uint64_t>;
 
+// Why decoding stopped before `count`.
+enum class Stop { kDone, kTruncated, kBadLengths };
+
 // The W-bit first value, stored little-endian (J: SinglePrecisionDecoderV1 `ch1 + (ch2 << 8) ...`).
 template <int W>
 uint64_t LoadLittleEndian(std::string_view stream) {
@@ -40,8 +43,6 @@ bool ReadXorWithinPrevious(BitReader& in, uint64_t prev, uint64_t* xor_out) {
   return true;
 }
 
-enum class Stop { kDone, kTruncated, kBadLengths };
-
 // The XOR for a '11' value: lz (5 / 6 bits), len (6 / 7 bits), then len bits placed below lz
 // leading zeros. lz + len > W never comes from the writer (Java would shift by a negative count).
 template <int W>
@@ -55,6 +56,20 @@ Stop ReadXorWithNewLengths(BitReader& in, uint64_t* xor_out) {
   // length == 0 gives no bits (and the shift could be W): nothing changes.
   *xor_out = length == 0 ? 0 : bits << (W - leading - length);
   return Stop::kDone;
+}
+
+// The XOR that turns the previous value into the next: 0 for '0', else as '10' / '11' say.
+template <int W>
+Stop ReadNextXor(BitReader& in, uint64_t prev, uint64_t* xor_out) {
+  uint64_t control;
+  if (!in.Read(1, &control)) return Stop::kTruncated;
+  if (control == 0) {
+    *xor_out = 0;
+    return Stop::kDone;
+  }
+  if (!in.Read(1, &control)) return Stop::kTruncated;
+  if (control == 0) return ReadXorWithinPrevious<W>(in, prev, xor_out) ? Stop::kDone : Stop::kTruncated;
+  return ReadXorWithNewLengths<W>(in, xor_out);
 }
 
 template <typename T>
@@ -78,17 +93,11 @@ absl::StatusOr<size_t> DecodeGorillaV1(std::string_view stream, size_t count, T*
   out[0] = std::bit_cast<T>(static_cast<WordBits<W>>(prev));
   BitReader in(stream.substr(kFirstBytes));
   for (size_t k = 1; k < count; ++k) {
-    const uint64_t value_start = in.bit_position();
-    uint64_t control;
-    if (!in.Read(1, &control)) return StopError<T>(Stop::kTruncated, k, count, kFirstBytes + value_start / 8);
-    if (control == 1) {
-      if (!in.Read(1, &control)) return StopError<T>(Stop::kTruncated, k, count, kFirstBytes + value_start / 8);
-      uint64_t x = 0;
-      const Stop stop = control == 0 ? (ReadXorWithinPrevious<W>(in, prev, &x) ? Stop::kDone : Stop::kTruncated)
-                                     : ReadXorWithNewLengths<W>(in, &x);
-      if (stop != Stop::kDone) return StopError<T>(stop, k, count, kFirstBytes + value_start / 8);
-      prev ^= x;
-    }
+    const size_t value_offset = kFirstBytes + static_cast<size_t>(in.bit_position() / 8);
+    uint64_t x;
+    const Stop stop = ReadNextXor<W>(in, prev, &x);
+    if (stop != Stop::kDone) return StopError<T>(stop, k, count, value_offset);
+    prev ^= x;
     out[k] = std::bit_cast<T>(static_cast<WordBits<W>>(prev));
   }
   return kFirstBytes + in.bytes_consumed();

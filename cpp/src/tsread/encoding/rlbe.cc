@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/encoding/bit_reader.h"
+#include "tsread/io/status_macros.h"
 
 namespace tsread {
 namespace {
@@ -43,8 +44,9 @@ constexpr const char* TypeName() {
 // Error at the current position of the stream.
 template <typename T>
 absl::Status Corrupt(const BitReader& in, size_t decoded, size_t count, std::string_view what) {
-  return absl::DataLossError(absl::StrCat("RLBE ", TypeName<T>(), " stream at byte offset ", in.bit_position() / 8,
-                                          " (value ", decoded, " of ", count, "): ", absl::string_view(what.data(), what.size())));
+  return absl::DataLossError(absl::StrCat("RLBE ", TypeName<T>(), " stream at byte offset ",
+                                          in.bit_position() / 8, " (value ", decoded, " of ", count,
+                                          "): ", ToAbsl(what)));
 }
 
 // Reads one Fibonacci-coded run length (at most `limit`); 0 on a malformed or truncated code.
@@ -54,7 +56,7 @@ uint64_t ReadRunLength(BitReader& in, uint64_t limit) {
   const uint64_t window = in.Peek64();
   const uint64_t adjacent_ones = window & (window << 1);  // bit 63-i: code bits i and i+1 are 1
   if (adjacent_ones == 0) return 0;                        // no terminator within 64 bits
-  const int last = std::countl_zero(adjacent_ones);        // index of the last code bit
+  const int last = std::countl_zero(adjacent_ones);        // the last value bit; its successor ends the code
   const uint64_t code_bits = static_cast<uint64_t>(last) + 2;
   if (in.bits_remaining() < code_bits) return 0;
   uint64_t run = 0;
@@ -103,13 +105,16 @@ absl::StatusOr<size_t> DecodeRlbe(std::string_view stream, size_t count, T* out)
     uint64_t block_values;
     if (!in.Read(32, &block_values)) return Corrupt<T>(in, k, count, "truncated block header");
     if (block_values == 0 || block_values > kMaxBlockValues) {
-      return Corrupt<T>(in, k, count, absl::StrCat("block value count ", block_values, " not in 1..", kMaxBlockValues));
+      return Corrupt<T>(in, k, count,
+                        absl::StrCat("block value count ", block_values, " not in 1..", kMaxBlockValues));
     }
     uint64_t in_block = 0;
     T value{};
     while (in_block < block_values && k < count) {
       uint64_t length;
-      if (!in.Read(RlbeWord<T>::kLengthBits, &length)) return Corrupt<T>(in, k, count, "truncated segment length");
+      if (!in.Read(RlbeWord<T>::kLengthBits, &length)) {
+        return Corrupt<T>(in, k, count, "truncated segment length");
+      }
       if (length < 1 || length > W) {
         return Corrupt<T>(in, k, count, absl::StrCat("segment word length ", length, " not in 1..", W));
       }

@@ -1,0 +1,230 @@
+// TableScanner: same rows as the validated TableReader (ordered, one thread), the same multiset
+// with several threads and split by split, tag predicates against the CSV filtered by tag.
+#include "tsread/read/table_scanner.h"
+
+#include <algorithm>
+#include <bit>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "fixture_rows.h"
+#include "gtest/gtest.h"
+
+namespace tsread {
+namespace {
+
+// A canonical text of one row: device, time, then every projected cell (floats by their bits).
+std::string RowKey(const std::vector<ProjectedColumn>& projection, const TableBatch& batch, size_t r) {
+  std::string key = absl::StrCat(batch.device->ToString(), "|", batch.times[r]);
+  for (size_t j = 0; j < projection.size(); ++j) {
+    key += "|";
+    if (projection[j].category == ColumnCategory::kTag) {
+      std::optional<std::string_view> tag = batch.tag(projection[j]);
+      key += tag.has_value() ? absl::StrCat("'", std::string(*tag)) : "<null>";
+      continue;
+    }
+    if (projection[j].category != ColumnCategory::kField) continue;
+    const ColumnVector& c = batch.columns[j];
+    if (!c.valid[r]) {
+      key += "<null>";
+      continue;
+    }
+    switch (PhysicalTypeOf(c.type)) {
+      case PhysicalType::kBoolean: absl::StrAppend(&key, c.bools[r]); break;
+      case PhysicalType::kInt32: absl::StrAppend(&key, c.int32s[r]); break;
+      case PhysicalType::kInt64: absl::StrAppend(&key, c.int64s[r]); break;
+      case PhysicalType::kFloat: absl::StrAppend(&key, std::bit_cast<uint32_t>(c.floats[r])); break;
+      case PhysicalType::kDouble: absl::StrAppend(&key, std::bit_cast<uint64_t>(c.doubles[r])); break;
+      case PhysicalType::kBinary: key.append(c.binaries[r]); break;
+    }
+  }
+  return key;
+}
+
+std::unique_ptr<TsFileReader> Open(const std::string& stem) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(testing::FixturePath(stem + ".tsfile"));
+  EXPECT_TRUE(reader.ok()) << reader.status();
+  return reader.ok() ? std::move(*reader) : nullptr;
+}
+
+std::vector<std::string> RowsOfTableReader(const TsFileReader& reader, const std::string& table) {
+  std::vector<std::string> rows;
+  absl::StatusOr<std::unique_ptr<TableReader>> r = TableReader::Create(reader, table, {});
+  EXPECT_TRUE(r.ok());
+  while (true) {
+    absl::StatusOr<const TableBatch*> batch = (*r)->Next();
+    EXPECT_TRUE(batch.ok()) << batch.status();
+    if (!batch.ok() || *batch == nullptr) break;
+    for (size_t i = 0; i < (*batch)->num_rows(); ++i) rows.push_back(RowKey((*r)->projection(), **batch, i));
+  }
+  return rows;
+}
+
+std::vector<std::string> RowsOfScan(const TableScanner& scanner, int threads) {
+  std::vector<std::vector<std::string>> per_worker(threads);
+  absl::Status s = scanner.Scan([&](int worker, const TableBatch& batch) {
+    for (size_t i = 0; i < batch.num_rows(); ++i) per_worker[worker].push_back(RowKey(scanner.projection(), batch, i));
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(s.ok()) << s;
+  std::vector<std::string> rows;
+  for (auto& w : per_worker) rows.insert(rows.end(), w.begin(), w.end());
+  return rows;
+}
+
+class ScannerFixtureTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(ScannerFixtureTest, OneThreadEqualsTableReaderAndThreadsGiveTheSameMultiset) {
+  const auto& [stem, table] = GetParam();
+  std::unique_ptr<TsFileReader> reader = Open(stem);
+  ASSERT_NE(reader, nullptr);
+  const std::vector<std::string> expected = RowsOfTableReader(*reader, table);
+  ScanOptions options;
+  options.table = table;
+  absl::StatusOr<std::unique_ptr<TableScanner>> one = TableScanner::Create(*reader, options);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ((*one)->planned_rows(), expected.size());
+  EXPECT_EQ(RowsOfScan(**one, 1), expected);  // ordered: index order, then time
+  std::vector<std::string> sorted_expected = expected;
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  for (int threads : {2, 3}) {
+    options.num_threads = threads;
+    absl::StatusOr<std::unique_ptr<TableScanner>> many = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(many.ok());
+    std::vector<std::string> rows = RowsOfScan(**many, threads);
+    std::sort(rows.begin(), rows.end());
+    EXPECT_EQ(rows, sorted_expected) << threads << " threads";
+  }
+}
+
+TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan) {
+  const auto& [stem, table] = GetParam();
+  std::unique_ptr<TsFileReader> reader = Open(stem);
+  ASSERT_NE(reader, nullptr);
+  ScanOptions options;
+  options.table = table;
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+  ASSERT_TRUE(scanner.ok());
+  const std::vector<std::string> expected = RowsOfScan(**scanner, 1);
+  for (size_t max_splits : {size_t{1}, size_t{3}, size_t{64}}) {
+    std::vector<ScanSplit> splits = (*scanner)->Splits(max_splits);
+    ASSERT_FALSE(splits.empty());
+    EXPECT_LE(splits.size(), max_splits);
+    size_t next = 0;
+    std::vector<std::string> rows;
+    for (const ScanSplit& split : splits) {
+      EXPECT_EQ(split.first_device, next);
+      EXPECT_GT(split.device_count, 0u);
+      EXPECT_GT(split.bytes, 0u);
+      next += split.device_count;
+      ASSERT_TRUE((*scanner)
+                      ->ScanSplitRows(split, [&](const TableBatch& batch) {
+                        for (size_t i = 0; i < batch.num_rows(); ++i)
+                          rows.push_back(RowKey((*scanner)->projection(), batch, i));
+                        return absl::OkStatus();
+                      })
+                      .ok());
+    }
+    EXPECT_EQ(next, (*scanner)->device_count());
+    EXPECT_EQ(rows, expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest,
+                         ::testing::Values(std::make_pair("table_alltypes", "t_all"),
+                                           std::make_pair("table_multi", "tbl_c"),
+                                           std::make_pair("table_many_devices", "t_many"),
+                                           std::make_pair("table_wide", "t_wide")),
+                         [](const auto& info) { return info.param.first; });
+
+// The expected CSV rows whose `column` field is one of `values` (nullopt = null).
+size_t CountCsvRowsWithTag(const std::string& stem, const std::string& table, const std::string& column,
+                           const std::vector<std::optional<std::string>>& values) {
+  std::vector<testing::CsvRow> csv =
+      testing::ParseCsv(testing::ReadWholeFile(testing::FixturePath(stem + "." + table + ".csv")));
+  size_t index = 0;
+  while (csv[0][index].text != column) ++index;
+  size_t n = 0;
+  for (size_t r = 1; r < csv.size(); ++r) {
+    const testing::CsvField& f = csv[r][index];
+    for (const auto& v : values) {
+      if (v.has_value() ? (!f.is_null() && f.text == *v) : f.is_null()) {
+        ++n;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+TEST(TableScannerTest, TagPredicatesMatchTheCsvFilteredByTag) {
+  std::unique_ptr<TsFileReader> reader = Open("table_alltypes");
+  ASSERT_NE(reader, nullptr);
+  const std::vector<std::vector<std::optional<std::string>>> cases = {
+      {"north"}, {"north", "east"}, {std::nullopt}, {"nowhere"}};
+  for (const auto& values : cases) {
+    ScanOptions options;
+    options.table = "t_all";
+    options.columns = {"region", "f_int64"};
+    options.tag_predicates = {TagPredicate{"region", values}};
+    absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(scanner.ok()) << scanner.status();
+    size_t rows = 0;
+    ASSERT_TRUE((*scanner)
+                    ->Scan([&](int, const TableBatch& batch) {
+                      const std::optional<std::string_view> tag = batch.tag((*scanner)->projection()[0]);
+                      bool ok = false;
+                      for (const auto& v : values) ok |= v.has_value() ? tag == *v : !tag.has_value();
+                      EXPECT_TRUE(ok);
+                      rows += batch.num_rows();
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    EXPECT_EQ(rows, CountCsvRowsWithTag("table_alltypes", "t_all", "region", values));
+  }
+  // Two predicates are ANDed: region=east AND id=dev_02.
+  ScanOptions options;
+  options.table = "t_all";
+  options.tag_predicates = {TagPredicate{"region", {"east"}}, TagPredicate{"id", {"dev_02"}}};
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+  ASSERT_TRUE(scanner.ok());
+  EXPECT_EQ((*scanner)->device_count(), 1u);
+  EXPECT_EQ((*scanner)->planned_rows(), 5000u);
+}
+
+TEST(TableScannerTest, RejectsUnknownTablesColumnsAndNonTagPredicates) {
+  std::unique_ptr<TsFileReader> reader = Open("table_alltypes");
+  ASSERT_NE(reader, nullptr);
+  ScanOptions options;
+  options.table = "nope";
+  EXPECT_EQ(TableScanner::Create(*reader, options).status().code(), absl::StatusCode::kInvalidArgument);
+  options.table = "t_all";
+  options.tag_predicates = {TagPredicate{"f_int64", {"1"}}};
+  EXPECT_EQ(TableScanner::Create(*reader, options).status().code(), absl::StatusCode::kInvalidArgument);
+  options.tag_predicates.clear();
+  options.num_threads = 0;
+  EXPECT_EQ(TableScanner::Create(*reader, options).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(TableScannerTest, ConsumerErrorStopsTheScan) {
+  std::unique_ptr<TsFileReader> reader = Open("table_many_devices");
+  ASSERT_NE(reader, nullptr);
+  for (int threads : {1, 2}) {
+    ScanOptions options;
+    options.table = "t_many";
+    options.num_threads = threads;
+    absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(scanner.ok());
+    std::mutex mutex;
+    int calls = 0;
+    absl::Status s = (*scanner)->Scan([&](int, const TableBatch&) {
+      std::lock_guard<std::mutex> lock(mutex);
+      return ++calls == 3 ? absl::AbortedError("enough") : absl::OkStatus();
+    });
+    EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
+    EXPECT_LT(calls, 100);
+  }
+}
+
+}  // namespace
+}  // namespace tsread
