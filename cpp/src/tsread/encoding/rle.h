@@ -22,6 +22,7 @@ namespace tsread {
 // Each function decodes exactly `count` values from the start of `stream` (one or more packages)
 // into `out` and returns the bytes consumed: up to the end of the last package it read from.
 // DataLoss on truncated or malformed input or if the packages hold fewer than `count` values.
+// With count == 0 nothing is read and 0 is returned.
 //
 // `stream_offset` is where `stream` starts inside the page's value stream; it is only added to the
 // offsets that error messages report. Nested users pass it: DICTIONARY (indices after the

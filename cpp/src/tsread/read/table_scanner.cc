@@ -132,25 +132,42 @@ std::vector<ScanSplit> TableScanner::Splits(size_t max_splits) const {
   return splits;
 }
 
-absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
-                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
-  if (split.first_device + split.device_count > devices_.size()) {
+absl::StatusOr<TableScanner::Cursor> TableScanner::OpenCursor(std::optional<ScanSplit> split) const {
+  const ScanSplit range = split.value_or(ScanSplit{0, devices_.size(), 0});
+  if (range.first_device > devices_.size() || range.device_count > devices_.size() - range.first_device) {
     return absl::InvalidArgumentError("split is outside the planned devices");
   }
-  AlignedDeviceReader device_reader;
-  TableBatch batch;
-  for (size_t d = split.first_device; d < split.first_device + split.device_count; ++d) {
-    const PlannedDevice& device = devices_[d];
-    TSREAD_RETURN_IF_ERROR(device_reader.Reset(*reader_, device.id.ToString(), device.series, columns_,
-                                               options_.time_range, options_.limits));
-    batch.device = &device.id;
-    while (true) {
-      TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader.NextPage(batch.times, batch.columns));
-      if (!has_page) break;
-      if (batch.num_rows() > 0) TSREAD_RETURN_IF_ERROR(consume(batch));
+  return Cursor(this, range);
+}
+
+absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
+  while (true) {
+    if (!in_device_) {
+      if (next_device_ >= split_.first_device + split_.device_count) return static_cast<TableBatch*>(nullptr);
+      const PlannedDevice& device = scanner_->devices_[next_device_++];
+      TSREAD_RETURN_IF_ERROR(device_reader_.Reset(*scanner_->reader_, device.id.ToString(), device.series,
+                                                  scanner_->columns_, scanner_->options_.time_range,
+                                                  scanner_->options_.limits));
+      batch_.device = &device.id;
+      in_device_ = true;
     }
+    TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader_.NextPage(batch_.times, batch_.columns));
+    if (!has_page) {
+      in_device_ = false;
+      continue;
+    }
+    if (batch_.num_rows() > 0) return &batch_;
   }
-  return absl::OkStatus();
+}
+
+absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
+                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+  TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(split));
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
+    if (batch == nullptr) return absl::OkStatus();
+    TSREAD_RETURN_IF_ERROR(consume(*batch));
+  }
 }
 
 absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {

@@ -71,6 +71,26 @@ class TableScanner {
   // the index order. Stops at the first error.
   absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
 
+  // A pull-based read of one split (all planned devices by default) on the calling thread.
+  class Cursor {
+   public:
+    // The next non-empty batch in device order, or nullptr at the end. The caller may move
+    // buffers out of the batch; it is refilled by the next call.
+    absl::StatusOr<TableBatch*> Next();
+
+   private:
+    friend class TableScanner;
+    Cursor(const TableScanner* scanner, ScanSplit split) : scanner_(scanner), split_(split), next_device_(split.first_device) {}
+    const TableScanner* scanner_;
+    ScanSplit split_;
+    size_t next_device_;
+    bool in_device_ = false;
+    AlignedDeviceReader device_reader_;
+    TableBatch batch_;
+  };
+  // The scanner must outlive the cursor. InvalidArgument for a split outside the plan.
+  absl::StatusOr<Cursor> OpenCursor(std::optional<ScanSplit> split = std::nullopt) const;
+
  private:
   struct PlannedDevice {
     DeviceId id;

@@ -1,0 +1,395 @@
+#include "tsread/arrow/arrow_stream.h"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+std::string TimeFormat(const ArrowExportOptions& options) {
+  if (!options.time_unit.has_value()) return "l";
+  switch (*options.time_unit) {
+    case ArrowTimeUnit::kSecond: return "tss:";
+    case ArrowTimeUnit::kMillisecond: return "tsm:";
+    case ArrowTimeUnit::kMicrosecond: return "tsu:";
+    case ArrowTimeUnit::kNanosecond: return "tsn:";
+  }
+  return "l";
+}
+
+std::string ColumnFormat(const ProjectedColumn& column, const ArrowExportOptions& options) {
+  if (column.category != ColumnCategory::kField) return "u";
+  switch (column.data_type) {
+    case DataType::kBoolean: return "b";
+    case DataType::kInt32: return "i";
+    case DataType::kInt64: return "l";
+    case DataType::kFloat: return "f";
+    case DataType::kDouble: return "g";
+    case DataType::kText:
+    case DataType::kString: return "u";
+    case DataType::kBlob: return "z";
+    case DataType::kDate: return "tdD";
+    case DataType::kTimestamp: return TimeFormat(options);
+    default: return "l";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema: a struct ("+s") with one child per output column. Each ArrowSchema owns a
+// SchemaPrivate through private_data; release frees children first (C Data Interface rules).
+
+struct SchemaPrivate {
+  std::string format;
+  std::string name;
+  std::vector<ArrowSchema> children;
+  std::vector<ArrowSchema*> child_pointers;
+};
+
+void ReleaseSchema(ArrowSchema* schema) {
+  if (schema == nullptr || schema->release == nullptr) return;
+  std::unique_ptr<SchemaPrivate> owned(static_cast<SchemaPrivate*>(schema->private_data));
+  for (ArrowSchema& child : owned->children) {
+    if (child.release != nullptr) child.release(&child);
+  }
+  schema->release = nullptr;
+}
+
+void FillSchema(ArrowSchema* out, std::string format, std::string name, int64_t flags) {
+  auto priv = std::make_unique<SchemaPrivate>();
+  priv->format = std::move(format);
+  priv->name = std::move(name);
+  *out = ArrowSchema{};
+  out->format = priv->format.c_str();
+  out->name = priv->name.c_str();
+  out->metadata = nullptr;
+  out->flags = flags;
+  out->n_children = 0;
+  out->children = nullptr;
+  out->dictionary = nullptr;
+  out->release = ReleaseSchema;
+  out->private_data = priv.release();
+}
+
+void BuildSchema(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options, ArrowSchema* out) {
+  FillSchema(out, "+s", "", 0);
+  auto* priv = static_cast<SchemaPrivate*>(out->private_data);
+  priv->children.resize(projection.size() + 1);
+  FillSchema(&priv->children[0], TimeFormat(options), "time", 0);
+  for (size_t j = 0; j < projection.size(); ++j) {
+    FillSchema(&priv->children[j + 1], ColumnFormat(projection[j], options), projection[j].name, ARROW_FLAG_NULLABLE);
+  }
+  for (ArrowSchema& child : priv->children) priv->child_pointers.push_back(&child);
+  out->n_children = static_cast<int64_t>(priv->children.size());
+  out->children = priv->child_pointers.data();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays: each ArrowArray owns an ArrayPrivate with the buffers it points to.
+
+struct ArrayPrivate {
+  std::vector<uint8_t> validity;
+  std::vector<uint8_t> bits;      // BOOLEAN values
+  std::vector<int32_t> int32s;    // INT32, DATE
+  std::vector<int64_t> int64s;    // INT64, TIMESTAMP, time
+  std::vector<float> floats;
+  std::vector<double> doubles;
+  std::vector<int32_t> offsets;   // utf8 / binary
+  std::string data;
+  std::array<const void*, 3> buffers{};
+  std::vector<ArrowArray> children;
+  std::vector<ArrowArray*> child_pointers;
+};
+
+void ReleaseArray(ArrowArray* array) {
+  if (array == nullptr || array->release == nullptr) return;
+  std::unique_ptr<ArrayPrivate> owned(static_cast<ArrayPrivate*>(array->private_data));
+  for (ArrowArray& child : owned->children) {
+    if (child.release != nullptr) child.release(&child);
+  }
+  array->release = nullptr;
+}
+
+ArrayPrivate* InitArray(ArrowArray* out, int64_t length, int64_t n_buffers) {
+  auto priv = std::make_unique<ArrayPrivate>();
+  ArrayPrivate* raw = priv.get();
+  *out = ArrowArray{};
+  out->length = length;
+  out->null_count = 0;
+  out->offset = 0;
+  out->n_buffers = n_buffers;
+  out->n_children = 0;
+  out->buffers = raw->buffers.data();
+  out->children = nullptr;
+  out->dictionary = nullptr;
+  out->release = ReleaseArray;
+  out->private_data = priv.release();
+  return raw;
+}
+
+// Arrow's LSB-first validity bitmap from one byte per row; nullptr buffer when nothing is null.
+void SetValidity(ArrowArray* out, ArrayPrivate* priv, const std::vector<uint8_t>& valid) {
+  const size_t rows = valid.size();
+  size_t nulls = 0;
+  for (uint8_t v : valid) nulls += v == 0;
+  out->null_count = static_cast<int64_t>(nulls);
+  if (nulls == 0) {
+    priv->buffers[0] = nullptr;
+    return;
+  }
+  priv->validity.assign((rows + 7) / 8, 0);
+  for (size_t r = 0; r < rows; ++r) priv->validity[r >> 3] |= static_cast<uint8_t>(valid[r] << (r & 7));
+  priv->buffers[0] = priv->validity.data();
+}
+
+bool IsValidUtf8(std::string_view s) {
+  size_t i = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  while (i < s.size()) {
+    const unsigned char c = p[i];
+    size_t extra;
+    uint32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= s.size()) return false;  // truncated sequence
+    for (size_t k = 1; k <= extra; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are invalid.
+    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil), without
+// libc time calls.
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+absl::StatusOr<int32_t> Date32FromYyyyMmDd(int32_t value) {
+  const int64_t y = value / 10000, m = (value / 100) % 100, d = value % 100;
+  static constexpr int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (value < 0 || m < 1 || m > 12 || d < 1 || d > kDaysInMonth[m - 1] || (m == 2 && d == 29 && !leap)) {
+    return absl::DataLossError(absl::StrCat("DATE value ", value, " is not a valid yyyyMMdd date"));
+  }
+  return static_cast<int32_t>(DaysFromCivil(y, m, d));
+}
+
+absl::Status FillStrings(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                         const std::function<std::optional<std::string_view>(size_t)>& value, bool check_utf8,
+                         const std::string& column) {
+  priv->offsets.resize(rows + 1);
+  priv->offsets[0] = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const std::optional<std::string_view> v = value(r);
+    if (v.has_value()) {
+      if (check_utf8 && !IsValidUtf8(*v)) {
+        return absl::DataLossError(absl::StrCat("column \"", column, "\" row ", r, " is not valid UTF-8"));
+      }
+      priv->data.append(*v);
+      if (priv->data.size() > static_cast<size_t>(INT32_MAX)) {
+        return absl::ResourceExhaustedError("a batch's string data exceeds 2 GiB (Arrow utf8 offsets are int32)");
+      }
+    }
+    priv->offsets[r + 1] = static_cast<int32_t>(priv->data.size());
+  }
+  priv->buffers[1] = priv->offsets.data();
+  priv->buffers[2] = priv->data.data();
+  (void)out;
+  return absl::OkStatus();
+}
+
+absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColumn& projected, ColumnVector& column) {
+  const size_t rows = column.valid.size();
+  SetValidity(out, priv, column.valid);
+  switch (column.type) {
+    case DataType::kBoolean:
+      priv->bits.assign((rows + 7) / 8, 0);
+      for (size_t r = 0; r < rows; ++r) priv->bits[r >> 3] |= static_cast<uint8_t>((column.bools[r] != 0) << (r & 7));
+      priv->buffers[1] = priv->bits.data();
+      return absl::OkStatus();
+    case DataType::kInt32:
+      priv->int32s = std::move(column.int32s);
+      priv->buffers[1] = priv->int32s.data();
+      return absl::OkStatus();
+    case DataType::kDate:
+      priv->int32s = std::move(column.int32s);
+      for (size_t r = 0; r < rows; ++r) {
+        if (!column.valid[r]) continue;
+        absl::StatusOr<int32_t> days = Date32FromYyyyMmDd(priv->int32s[r]);
+        if (!days.ok()) return absl::DataLossError(absl::StrCat("column \"", projected.name, "\": ", days.status().message()));
+        priv->int32s[r] = *days;
+      }
+      priv->buffers[1] = priv->int32s.data();
+      return absl::OkStatus();
+    case DataType::kInt64:
+    case DataType::kTimestamp:
+      priv->int64s = std::move(column.int64s);
+      priv->buffers[1] = priv->int64s.data();
+      return absl::OkStatus();
+    case DataType::kFloat:
+      priv->floats = std::move(column.floats);
+      priv->buffers[1] = priv->floats.data();
+      return absl::OkStatus();
+    case DataType::kDouble:
+      priv->doubles = std::move(column.doubles);
+      priv->buffers[1] = priv->doubles.data();
+      return absl::OkStatus();
+    case DataType::kText:
+    case DataType::kString:
+    case DataType::kBlob:
+      return FillStrings(out, priv, rows,
+                         [&](size_t r) { return column.valid[r] ? std::optional<std::string_view>(column.binaries[r]) : std::nullopt; },
+                         column.type != DataType::kBlob, projected.name);
+    default:
+      return absl::InternalError("unexpected column type");
+  }
+}
+
+absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, TableBatch& batch, ArrowArray* out) {
+  const int64_t rows = static_cast<int64_t>(batch.num_rows());
+  ArrayPrivate* top = InitArray(out, rows, 1);
+  top->buffers[0] = nullptr;
+  top->children.resize(projection.size() + 1);
+  for (ArrowArray& child : top->children) child.release = nullptr;
+  for (ArrowArray& child : top->children) top->child_pointers.push_back(&child);
+  out->n_children = static_cast<int64_t>(top->children.size());
+  out->children = top->child_pointers.data();
+
+  ArrayPrivate* time = InitArray(&top->children[0], rows, 2);
+  time->int64s = std::move(batch.times);
+  time->buffers[0] = nullptr;
+  time->buffers[1] = time->int64s.data();
+  for (size_t j = 0; j < projection.size(); ++j) {
+    ArrowArray* child = &top->children[j + 1];
+    const ProjectedColumn& p = projection[j];
+    if (p.category == ColumnCategory::kField) {
+      const bool strings = PhysicalTypeOf(p.data_type) == PhysicalType::kBinary;
+      ArrayPrivate* priv = InitArray(child, rows, strings ? 3 : 2);
+      // The chunk's type wins where it differs from the schema's; the schema type was exported.
+      if (batch.columns[j].type != p.data_type) {
+        return absl::UnimplementedError(absl::StrCat("column \"", p.name, "\" is stored as ",
+                                                     ToAbsl(DataTypeName(batch.columns[j].type)), ", its schema says ",
+                                                     ToAbsl(DataTypeName(p.data_type))));
+      }
+      TSREAD_RETURN_IF_ERROR(FillField(child, priv, p, batch.columns[j]));
+      continue;
+    }
+    // TAG: the device's segment on every row; ATTRIBUTE: not stored, null.
+    ArrayPrivate* priv = InitArray(child, rows, 3);
+    const std::optional<std::string_view> tag =
+        p.category == ColumnCategory::kTag ? batch.tag(p) : std::optional<std::string_view>();
+    std::vector<uint8_t> valid(static_cast<size_t>(rows), tag.has_value() ? 1 : 0);
+    SetValidity(child, priv, valid);
+    TSREAD_RETURN_IF_ERROR(FillStrings(child, priv, static_cast<size_t>(rows), [&](size_t) { return tag; },
+                                       /*check_utf8=*/true, p.name));
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stream.
+
+struct StreamPrivate {
+  std::shared_ptr<const TsFileReader> reader;
+  std::shared_ptr<const TableScanner> scanner;
+  ArrowExportOptions options;
+  std::optional<TableScanner::Cursor> cursor;
+  std::string last_error;
+  bool failed = false;
+};
+
+int StreamError(StreamPrivate* priv, const absl::Status& status) {
+  priv->last_error = std::string(status.message());
+  priv->failed = true;
+  return status.code() == absl::StatusCode::kInvalidArgument ? EINVAL : EIO;
+}
+
+int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
+  auto* priv = static_cast<StreamPrivate*>(stream->private_data);
+  BuildSchema(priv->scanner->projection(), priv->options, out);
+  return 0;
+}
+
+int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
+  auto* priv = static_cast<StreamPrivate*>(stream->private_data);
+  if (priv->failed) return EIO;
+  absl::StatusOr<TableBatch*> batch = priv->cursor->Next();
+  if (!batch.ok()) return StreamError(priv, batch.status());
+  if (*batch == nullptr) {
+    out->release = nullptr;  // end of stream
+    return 0;
+  }
+  absl::Status status = BuildBatch(priv->scanner->projection(), **batch, out);
+  if (!status.ok()) {
+    out->release(out);
+    out->release = nullptr;
+    return StreamError(priv, status);
+  }
+  return 0;
+}
+
+const char* GetLastError(ArrowArrayStream* stream) {
+  auto* priv = static_cast<StreamPrivate*>(stream->private_data);
+  return priv->last_error.empty() ? nullptr : priv->last_error.c_str();
+}
+
+void ReleaseStream(ArrowArrayStream* stream) {
+  if (stream == nullptr || stream->release == nullptr) return;
+  std::unique_ptr<StreamPrivate> owned(static_cast<StreamPrivate*>(stream->private_data));
+  stream->release = nullptr;
+}
+
+}  // namespace
+
+absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out) {
+  auto priv = std::make_unique<StreamPrivate>();
+  priv->reader = std::move(reader);
+  priv->scanner = std::move(scanner);
+  priv->options = options;
+  TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, priv->scanner->OpenCursor());
+  priv->cursor.emplace(std::move(cursor));
+  out->get_schema = GetSchema;
+  out->get_next = GetNext;
+  out->get_last_error = GetLastError;
+  out->release = ReleaseStream;
+  out->private_data = priv.release();
+  return absl::OkStatus();
+}
+
+}  // namespace tsread

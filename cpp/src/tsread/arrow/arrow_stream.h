@@ -1,0 +1,39 @@
+// Export of a table scan as an Arrow C stream (ArrowArrayStream): one struct array per batch
+// with a child per output column — time first, then the projection.
+//
+// Types: time -> timestamp (unit option, ms by default; or int64), TAG -> utf8, ATTRIBUTE ->
+// utf8 (all null), BOOLEAN -> bool, INT32 -> int32, INT64 -> int64, FLOAT -> float32,
+// DOUBLE -> float64, TEXT/STRING -> utf8, BLOB -> binary, DATE -> date32 (days since the epoch,
+// from the stored yyyyMMdd), TIMESTAMP -> timestamp (same unit as time). TsFile does not store the
+// timestamp unit, hence the option.
+//
+// Fixed-width value buffers are handed over without copying (moved out of the scan's batch);
+// validity bytes become Arrow's LSB-first bitmaps. TEXT/STRING values that are not valid UTF-8
+// fail the stream (get_next returns EINVAL with an error naming the column and row) rather than
+// producing invalid utf8.
+#ifndef TSREAD_ARROW_ARROW_STREAM_H_
+#define TSREAD_ARROW_ARROW_STREAM_H_
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "tsread/arrow/c_data_interface.h"
+#include "tsread/read/table_scanner.h"
+
+namespace tsread {
+
+enum class ArrowTimeUnit { kSecond, kMillisecond, kMicrosecond, kNanosecond };
+
+struct ArrowExportOptions {
+  // Unit of time and TIMESTAMP columns; nullopt exports them as plain int64.
+  std::optional<ArrowTimeUnit> time_unit = ArrowTimeUnit::kMillisecond;
+};
+
+// Fills `out` with a stream over every batch of `scanner` (single-threaded, device order). The
+// stream keeps `reader` and `scanner` alive; the caller releases the stream with out->release.
+absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out);
+
+}  // namespace tsread
+
+#endif  // TSREAD_ARROW_ARROW_STREAM_H_
