@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/csv.h"
+#include "testing/fixture_rows.h"
 #include "testing/expected_values.h"
 #include "testing/fixtures.h"
 
@@ -158,10 +159,13 @@ TEST_P(ArrowFixtureTest, StreamMatchesTheCsv) {
   EXPECT_EQ(stream.release, nullptr);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, ArrowFixtureTest,
-                         ::testing::Values(Case{"table_alltypes", "t_all"}, Case{"table_multi", "tbl_a"},
-                                           Case{"table_multi", "tbl_b"}, Case{"table_multi", "tbl_c"},
-                                           Case{"table_enc_PLAIN", "t_enc"}),
+std::vector<Case> AllTableFixtures() {
+  std::vector<Case> cases;
+  for (const auto& [stem, table] : testing::TableCsvFixtures()) cases.push_back(Case{stem, table});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ArrowFixtureTest, ::testing::ValuesIn(AllTableFixtures()),
                          [](const auto& info) { return info.param.stem + "_" + info.param.table; });
 
 TEST(ArrowStreamTest, ChildrenCanBeMovedOutBeforeTheParentIsReleased) {

@@ -1,5 +1,7 @@
 #include "tsread/io/random_access_file.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -10,7 +12,7 @@ namespace tsread {
 namespace {
 
 std::string WriteTempFile(const std::string& contents) {
-  std::string path = ::testing::TempDir() + "/tsread_raf_test.bin";
+  std::string path = ::testing::TempDir() + "/tsread_raf_test_" + std::to_string(::getpid()) + ".bin";
   std::ofstream(path, std::ios::binary) << contents;
   return path;
 }

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "fixture_rows.h"
+#include "testing/fixture_rows.h"
 #include "gtest/gtest.h"
 
 namespace tsread {

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "fixture_rows.h"
+#include "testing/fixture_rows.h"
 #include "gtest/gtest.h"
 
 namespace tsread {

@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "fixture_rows.h"
+#include "testing/fixture_rows.h"
 #include "gtest/gtest.h"
 
 namespace tsread {
@@ -130,12 +130,8 @@ TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest,
-                         ::testing::Values(std::make_pair("table_alltypes", "t_all"),
-                                           std::make_pair("table_multi", "tbl_c"),
-                                           std::make_pair("table_many_devices", "t_many"),
-                                           std::make_pair("table_wide", "t_wide")),
-                         [](const auto& info) { return info.param.first; });
+INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest, ::testing::ValuesIn(testing::TableCsvFixtures()),
+                         [](const auto& info) { return info.param.first + "_" + info.param.second; });
 
 // The expected CSV rows whose `column` field is one of `values` (nullopt = null).
 size_t CountCsvRowsWithTag(const std::string& stem, const std::string& table, const std::string& column,

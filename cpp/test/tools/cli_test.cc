@@ -1,6 +1,7 @@
 // The tsread CLI end to end (cli-contract.md): `info --json` against every summary.json, `cat`
 // against every fixture CSV byte for byte, and the exit codes.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -23,7 +24,8 @@ struct RunResult {
 };
 
 RunResult RunTsread(const std::string& args) {
-  const std::string err_path = ::testing::TempDir() + "/tsread_cli_err.txt";
+  // ctest runs test cases as parallel processes: keep each process's files apart.
+  const std::string err_path = ::testing::TempDir() + "/tsread_cli_err_" + std::to_string(getpid()) + ".txt";
   const std::string command = std::string(TSREAD_CLI_PATH) + " " + args + " 2>" + err_path;
   RunResult result;
   FILE* pipe = popen(command.c_str(), "r");
@@ -159,7 +161,7 @@ TEST(CliTest, ExitCodes) {
   EXPECT_EQ(missing.exit_code, 3);
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent/file.tsfile"));
   // A file that is not a TsFile: corrupt, with the offset in the message.
-  const std::string junk = ::testing::TempDir() + "/junk.tsfile";
+  const std::string junk = ::testing::TempDir() + "/junk_" + std::to_string(getpid()) + ".tsfile";
   std::ofstream(junk) << "this is definitely not a tsfile at all";
   RunResult corrupt = RunTsread("info '" + junk + "'");
   EXPECT_EQ(corrupt.exit_code, 2);

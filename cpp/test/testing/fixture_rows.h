@@ -1,7 +1,7 @@
 // Helpers for the read tests: the fixture CSVs as expected rows and a typed comparison of one
 // decoded cell against its CSV field.
-#ifndef TSREAD_TEST_READ_FIXTURE_ROWS_H_
-#define TSREAD_TEST_READ_FIXTURE_ROWS_H_
+#ifndef TSREAD_TESTING_FIXTURE_ROWS_H_
+#define TSREAD_TESTING_FIXTURE_ROWS_H_
 
 #include <string>
 #include <utility>
@@ -46,4 +46,4 @@ inline ::testing::AssertionResult CellMatches(const CsvField& expected, const Co
 
 }  // namespace tsread::testing
 
-#endif  // TSREAD_TEST_READ_FIXTURE_ROWS_H_
+#endif  // TSREAD_TESTING_FIXTURE_ROWS_H_
