@@ -53,3 +53,79 @@ BENCHMARK(BM_ScanTimeOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace tsread
+
+#include "tsread/read/chunk_data.h"
+#include "tsread/read/table_scanner.h"
+
+namespace tsread {
+namespace {
+
+// The scan engine (TableScanner) with 1 and 2 worker threads, every column materialised.
+void BM_ScannerAllColumns(benchmark::State& state) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+  if (!reader.ok()) {
+    state.SkipWithError(std::string(reader.status().message()).c_str());
+    return;
+  }
+  int64_t rows = 0;
+  for (auto _ : state) {
+    ScanOptions options;
+    options.table = "sensors";
+    options.num_threads = static_cast<int>(state.range(0));
+    absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+    std::vector<int64_t> per_worker(options.num_threads, 0);
+    absl::Status s = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
+      per_worker[worker] += static_cast<int64_t>(batch.num_rows());
+      return absl::OkStatus();
+    });
+    if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+    for (int64_t n : per_worker) rows += n;
+  }
+  state.SetItemsProcessed(rows);
+}
+BENCHMARK(BM_ScannerAllColumns)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Stage breakdown. Stage 1: metadata + chunk loading + page-header parsing (no decompression).
+// Stage 2: stage 1 + LZ4 decompression of every page. Decoding per encoding: decoder_bench.
+void VisitAllChunks(benchmark::State& state, bool decompress) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+  if (!reader.ok()) {
+    state.SkipWithError(std::string(reader.status().message()).c_str());
+    return;
+  }
+  int64_t pages = 0;
+  PageScratch scratch;
+  for (auto _ : state) {
+    absl::StatusOr<DeviceIterator> devices = (*reader)->Devices("sensors");
+    while (true) {
+      absl::StatusOr<const DeviceEntry*> device = devices->Next();
+      if (!device.ok() || *device == nullptr) break;
+      absl::StatusOr<std::vector<TimeseriesMetadata>> series = (*reader)->ReadTimeseries((*device)->location);
+      for (const TimeseriesMetadata& tsm : *series) {
+        for (const ChunkMetadata& meta : tsm.chunks) {
+          absl::StatusOr<ChunkData> chunk = LoadChunk(**reader, meta.offset);
+          if (!chunk.ok()) continue;
+          for (const PageRef& page : chunk->pages) {
+            ++pages;
+            if (decompress && !page.header.is_empty()) {
+              benchmark::DoNotOptimize(UncompressPage(chunk->header, page, ReadLimits{}, scratch));
+            }
+          }
+        }
+      }
+    }
+  }
+  state.counters["pages"] = benchmark::Counter(static_cast<double>(pages), benchmark::Counter::kAvgIterations);
+}
+
+void BM_StageLoadChunks(benchmark::State& state) { VisitAllChunks(state, false); }
+BENCHMARK(BM_StageLoadChunks)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_StageLoadAndDecompress(benchmark::State& state) { VisitAllChunks(state, true); }
+BENCHMARK(BM_StageLoadAndDecompress)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace tsread

@@ -150,6 +150,7 @@ TEST(FloatScaledTest, DoubleQuotientRoundsOnceMoreToFloat) {
   std::vector<float> out(2);
   ASSERT_TRUE(DecodeScaledFloats(Encoding::kTs2Diff, Header(1) + Ts2DiffBlock(ints), 2, out.data()).ok());
   EXPECT_EQ(out[0], static_cast<float>(16777217 / 10.0));
+  EXPECT_NE(out[0], 16777217.0f / 10.0f);
   EXPECT_EQ(out[1], static_cast<float>(0.1));
 }
 
