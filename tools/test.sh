@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tools/test.sh [--quick|--full] — README command 2: installs what is missing, builds, and runs
-# every test stage: the Release suite against ../shared/fixtures, then the suite under
-# ASan+UBSan (skipped with --quick).
+# every test stage: the Release suite against ../shared/fixtures, then (not with --quick) the
+# suite under ASan+UBSan, the parallel-scan tests under ThreadSanitizer and a smoke run of each
+# libFuzzer target. --full runs the long sweeps (10,000 corruptions per fixture) and 5-minute
+# fuzz runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=normal
@@ -25,5 +27,23 @@ if [[ $mode != quick ]]; then
   tools/build.sh asan
   (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
      ctest --output-on-failure -j"$jobs" --timeout 900)
+fi
+if [[ $mode != quick ]]; then
+  echo "== stage: ThreadSanitizer (parallel scans)"
+  tools/build.sh tsan read_table_scanner_test >/dev/null
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
+    --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*"
+
+  fuzz_seconds=20
+  [[ $mode == full ]] && fuzz_seconds=300
+  for target in byte_stream decoder decompress open_and_scan; do
+    echo "== stage: fuzz $target for ${fuzz_seconds}s"
+    out=$(tools/fuzz.sh "$target" "$fuzz_seconds" 2>&1) || { echo "$out"; exit 1; }
+    if grep -qE "ERROR: |SUMMARY: |deadly signal" <<<"$out"; then
+      echo "$out"
+      exit 1
+    fi
+    grep -E "^Done " <<<"$out"
+  done
 fi
 echo "== all test stages passed"
