@@ -80,3 +80,30 @@ TEST(DecompressTest, UncompressedFixturePages) {
 
 }  // namespace
 }  // namespace tsread::compress_test
+
+namespace tsread {
+namespace {
+
+TEST(CheckDeclaredSizeTest, RefusesSizesTheCodecCannotProduce) {
+  const std::string body(100, 'x');
+  EXPECT_TRUE(CheckDeclaredSize(Compression::kUncompressed, body, 100).ok());
+  EXPECT_EQ(CheckDeclaredSize(Compression::kUncompressed, body, 101).code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(CheckDeclaredSize(Compression::kLz4, body, 100 * 255).ok());
+  EXPECT_EQ(CheckDeclaredSize(Compression::kLz4, body, uint64_t{1} << 30).code(), absl::StatusCode::kDataLoss);
+  // Snappy: the varint length header (0x64 = 100) must equal the declared size.
+  const std::string snappy_body = std::string("\x64", 1) + "abc";
+  EXPECT_TRUE(CheckDeclaredSize(Compression::kSnappy, snappy_body, 100).ok());
+  EXPECT_EQ(CheckDeclaredSize(Compression::kSnappy, snappy_body, 1 << 20).code(), absl::StatusCode::kDataLoss);
+  // GZIP: ISIZE trailer (little-endian 1000) must match.
+  std::string gzip_body(30, '\0');
+  gzip_body[26] = static_cast<char>(1000 & 0xFF);
+  gzip_body[27] = static_cast<char>(1000 >> 8);
+  EXPECT_TRUE(CheckDeclaredSize(Compression::kGzip, gzip_body, 1000).ok());
+  EXPECT_EQ(CheckDeclaredSize(Compression::kGzip, gzip_body, 999).code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckDeclaredSize(Compression::kGzip, "short", 5).code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckDeclaredSize(Compression::kZstd, body, 100).code(), absl::StatusCode::kDataLoss);  // not a frame
+  EXPECT_TRUE(CheckDeclaredSize(Compression::kLzma2, body, uint64_t{1} << 30).ok());  // no bound: the page cap applies
+}
+
+}  // namespace
+}  // namespace tsread

@@ -1,6 +1,10 @@
 #include "tsread/compress/decompress.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#include <snappy.h>
+#include <zstd.h>
 
 #include "absl/strings/str_cat.h"
 #include "tsread/compress/gzip_codec.h"
@@ -30,7 +34,57 @@ absl::Status Unsupported(Compression codec) {
                                                " is not supported"));
 }
 
+absl::Status SizeMismatch(Compression codec, std::string_view compressed, uint64_t declared, std::string_view why) {
+  return absl::DataLossError(absl::StrCat(ToAbsl(CompressionName(codec)), " page body of ", compressed.size(),
+                                          " bytes cannot decode to the declared ", declared, " bytes: ",
+                                          ToAbsl(why)));
+}
+
+// The RFC 1952 trailer's ISIZE: the uncompressed size modulo 2^32, little-endian.
+uint32_t GzipTrailerSize(std::string_view body) {
+  const auto* p = reinterpret_cast<const unsigned char*>(body.data() + body.size() - 4);
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
+
 }  // namespace
+
+absl::Status CheckDeclaredSize(Compression codec, std::string_view compressed, uint64_t declared) {
+  const uint64_t n = compressed.size();
+  switch (codec) {
+    case Compression::kUncompressed:
+      if (n != declared) return SizeMismatch(codec, compressed, declared, "sizes must be equal");
+      return absl::OkStatus();
+    case Compression::kSnappy: {
+      size_t length = 0;
+      if (!snappy::GetUncompressedLength(compressed.data(), compressed.size(), &length) || length != declared) {
+        return SizeMismatch(codec, compressed, declared, "the snappy length header disagrees");
+      }
+      return absl::OkStatus();
+    }
+    case Compression::kLz4:
+      // Every 255 input bytes of an LZ4 sequence extend a match by at most 255 bytes.
+      if (declared > n * 255 + 64) return SizeMismatch(codec, compressed, declared, "beyond LZ4's 255:1 maximum");
+      return absl::OkStatus();
+    case Compression::kGzip:
+      if (n < 18 || GzipTrailerSize(compressed) != static_cast<uint32_t>(declared)) {
+        return SizeMismatch(codec, compressed, declared, "the gzip ISIZE trailer disagrees");
+      }
+      if (declared > n * 1032 + 64) return SizeMismatch(codec, compressed, declared, "beyond deflate's 1032:1 maximum");
+      return absl::OkStatus();
+    case Compression::kZstd: {
+      const unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+      if (size == ZSTD_CONTENTSIZE_ERROR) return SizeMismatch(codec, compressed, declared, "not a zstd frame");
+      // Content size unknown: decoding into the bounded buffer checks it.
+      if (size != ZSTD_CONTENTSIZE_UNKNOWN && size > declared) {
+        return SizeMismatch(codec, compressed, declared, "the zstd frame header records a larger size");
+      }
+      return absl::OkStatus();
+    }
+    default:
+      return absl::OkStatus();
+  }
+}
 
 absl::Status Decompress(Compression codec, std::string_view compressed, std::span<char> out) {
   switch (codec) {

@@ -163,6 +163,8 @@ absl::StatusOr<std::string_view> UncompressPage(const ChunkHeader& chunk, const 
                                                    limits.max_page_bytes, "-byte page limit")),
                   chunk, page);
   }
+  // Refuse bombs before allocating: the codec must be able to produce `size` bytes (§10.1).
+  TSREAD_RETURN_IF_ERROR(InPage(CheckDeclaredSize(*codec, page.body, size), chunk, page));
   scratch.uncompressed.resize(size);
   TSREAD_RETURN_IF_ERROR(
       InPage(Decompress(*codec, page.body, std::span<char>(scratch.uncompressed.data(), size)), chunk, page));
