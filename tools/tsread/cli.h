@@ -54,6 +54,7 @@ int RunDevices(const Args& args);
 int RunSketch(const Args& args);
 int RunCat(const Args& args);
 int RunScan(const Args& args);
+int RunVerify(const Args& args);
 
 }  // namespace tsread::cli
 

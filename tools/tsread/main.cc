@@ -24,7 +24,8 @@ constexpr const char* kUsage =
     "  cat FILE --table T [--columns a,b] [--start T0] [--end T1]   a table's rows as CSV\n"
     "  cat FILE --tree             tree-model points as device,measurement,time,value CSV\n"
     "  scan FILE --table T [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
-    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n";
+    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
+    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n";
 
 }  // namespace
 
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
       {"sketch", {}, {}, tsread::cli::RunSketch},
       {"cat", {"table", "columns", "start", "end"}, {"tree"}, tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, tsread::cli::RunScan},
+      {"verify", {}, {}, tsread::cli::RunVerify},
   };
   if (argc < 2) {
     std::cerr << kUsage;

@@ -150,6 +150,15 @@ TEST(CliTest, ScanWhereFiltersDevicesByTag) {
   EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --threads 0").exit_code, 1);
 }
 
+TEST(CliTest, VerifyExitCodes) {
+  RunResult clean = RunTsread("verify " + Fixture("table_multi.tsfile"));
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_THAT(clean.out, HasSubstr("OK: 132 chunks"));
+  RunResult sprintz = RunTsread("verify " + Fixture("table_enc_SPRINTZ.tsfile"));
+  EXPECT_EQ(sprintz.exit_code, 2);
+  EXPECT_THAT(sprintz.out, HasSubstr("device t_enc.south.dev_2, column f_double"));
+}
+
 TEST(CliTest, ExitCodes) {
   EXPECT_EQ(RunTsread("").exit_code, 1);
   EXPECT_EQ(RunTsread("frobnicate x").exit_code, 1);

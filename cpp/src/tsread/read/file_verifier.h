@@ -1,0 +1,36 @@
+// VerifyFile: an end-to-end check of a TsFile, for `tsread verify`. It walks the data section
+// (§2.4), checks that the index and the chunks agree (every ChunkMetadata points at a chunk of
+// that series and type), decodes every page, and compares page and chunk statistics with the
+// decoded data (count, start/end time, min/max) and timestamps with their order.
+#ifndef TSREAD_READ_FILE_VERIFIER_H_
+#define TSREAD_READ_FILE_VERIFIER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tsread/read/page_decoder.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace tsread {
+
+struct VerifyReport {
+  uint64_t chunks = 0;
+  uint64_t pages = 0;
+  uint64_t values = 0;  // non-null values decoded (timestamps of time columns included)
+  // One line per problem found: "offset N, device D, column C: what is wrong".
+  std::vector<std::string> problems;
+  bool truncated = false;  // stopped after max_problems
+
+  bool clean() const { return problems.empty(); }
+};
+
+// Verifies `reader`'s file. Problems in the data are collected in the report (up to
+// max_problems); the returned status is an error only when the walk itself cannot go on.
+absl::StatusOr<VerifyReport> VerifyFile(const TsFileReader& reader, const ReadLimits& limits = {},
+                                        size_t max_problems = 100);
+
+}  // namespace tsread
+
+#endif  // TSREAD_READ_FILE_VERIFIER_H_
