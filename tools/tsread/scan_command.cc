@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -39,28 +40,68 @@ struct ColumnStats {
   }
 };
 
-template <typename T>
-void AddInts(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {
-  for (size_t r = 0; r < values.size(); ++r) {
-    if (!column.valid[r]) continue;
-    ++stats.non_null;
-    stats.has_int = true;
-    stats.int_min = std::min<int64_t>(stats.int_min, values[r]);
-    stats.int_max = std::max<int64_t>(stats.int_max, values[r]);
-  }
+// True when every row is non-null (the common case, which takes the vectorisable loops).
+bool AllValid(const std::vector<uint8_t>& valid) {
+  return std::memchr(valid.data(), 0, valid.size()) == nullptr;
+}
+
+size_t CountValid(const std::vector<uint8_t>& valid) {
+  size_t n = 0;
+  for (uint8_t v : valid) n += v;
+  return n;
 }
 
 template <typename T>
-void AddFloats(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {
-  for (size_t r = 0; r < values.size(); ++r) {
-    if (!column.valid[r]) continue;
-    ++stats.non_null;
-    const double v = values[r];
-    if (std::isnan(v)) continue;
-    stats.has_float = true;
-    stats.float_min = std::min(stats.float_min, v);
-    stats.float_max = std::max(stats.float_max, v);
+void AddInts(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {
+  const size_t rows = values.size();
+  if (rows == 0) return;
+  T lo = std::numeric_limits<T>::max(), hi = std::numeric_limits<T>::min();
+  size_t non_null = rows;
+  if (AllValid(column.valid)) {
+    for (size_t r = 0; r < rows; ++r) {
+      lo = std::min(lo, values[r]);
+      hi = std::max(hi, values[r]);
+    }
+  } else {
+    non_null = CountValid(column.valid);
+    for (size_t r = 0; r < rows; ++r) {
+      if (!column.valid[r]) continue;
+      lo = std::min(lo, values[r]);
+      hi = std::max(hi, values[r]);
+    }
   }
+  stats.non_null += non_null;
+  if (non_null == 0) return;
+  stats.has_int = true;
+  stats.int_min = std::min<int64_t>(stats.int_min, lo);
+  stats.int_max = std::max<int64_t>(stats.int_max, hi);
+}
+
+// NaN never wins a comparison, so it never becomes an extreme; all-NaN columns stay at
+// +/-infinity, which prints as null.
+template <typename T>
+void AddFloats(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {
+  const size_t rows = values.size();
+  if (rows == 0) return;
+  T lo = std::numeric_limits<T>::infinity(), hi = -std::numeric_limits<T>::infinity();
+  size_t non_null = rows;
+  if (AllValid(column.valid)) {
+    for (size_t r = 0; r < rows; ++r) {
+      lo = values[r] < lo ? values[r] : lo;
+      hi = values[r] > hi ? values[r] : hi;
+    }
+  } else {
+    non_null = CountValid(column.valid);
+    for (size_t r = 0; r < rows; ++r) {
+      if (!column.valid[r]) continue;
+      lo = values[r] < lo ? values[r] : lo;
+      hi = values[r] > hi ? values[r] : hi;
+    }
+  }
+  stats.non_null += non_null;
+  stats.has_float = true;
+  stats.float_min = std::min<double>(stats.float_min, lo);
+  stats.float_max = std::max<double>(stats.float_max, hi);
 }
 
 void AddBatch(const std::vector<ProjectedColumn>& projection, const TableBatch& batch, std::vector<ColumnStats>& stats) {
@@ -79,7 +120,7 @@ void AddBatch(const std::vector<ProjectedColumn>& projection, const TableBatch& 
       case DataType::kFloat: AddFloats(column, column.floats, stats[j]); break;
       case DataType::kDouble: AddFloats(column, column.doubles, stats[j]); break;
       default:
-        for (uint8_t v : column.valid) stats[j].non_null += v;
+        stats[j].non_null += CountValid(column.valid);
     }
   }
 }
