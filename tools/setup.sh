@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libabsl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev nlohmann-json3-dev
-  liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev liblzma-dev
+  liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev liblzma-dev liblzo2-dev
   clang libclang-rt-dev
 )
 missing=()

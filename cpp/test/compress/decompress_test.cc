@@ -54,7 +54,7 @@ TEST(DecompressTest, NonEmptyBodyIntoEmptyPageFails) {
 
 TEST(DecompressTest, UnsupportedCodecsAreUnimplemented) {
   for (Compression codec :
-       {Compression::kLzo, Compression::kSdt, Compression::kPaa, Compression::kPla}) {
+       {Compression::kSdt, Compression::kPaa, Compression::kPla}) {
     for (size_t size : {size_t{0}, size_t{3}}) {
       const absl::Status status = DecodeInto(codec, std::string(size, 'x'), size);
       EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented) << status;

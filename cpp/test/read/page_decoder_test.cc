@@ -57,7 +57,7 @@ TEST(PageDecoderTest, EncodingThatDoesNotApplyToTheTypeIsUnimplemented) {
 TEST(PageDecoderTest, UnsupportedCodecIsUnimplementedAndNamesTheColumn) {
   std::string bytes = DictionaryFixture();
   ASSERT_EQ(bytes[kTextCompressionByte], 0);  // UNCOMPRESSED
-  for (char codec : {char(3), char(4), char(42)}) {
+  for (char codec : {char(4), char(6), char(42)}) {
     bytes[kTextCompressionByte] = codec;
     absl::Status s = ReadAll(bytes);
     EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;

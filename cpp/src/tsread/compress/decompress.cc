@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/compress/gzip_codec.h"
 #include "tsread/compress/lz4_codec.h"
+#include "tsread/compress/lzo_codec.h"
 #include "tsread/compress/lzma2_codec.h"
 #include "tsread/compress/snappy_codec.h"
 #include "tsread/compress/zstd_codec.h"
@@ -27,8 +28,7 @@ absl::Status CopyUncompressed(std::string_view body, std::span<char> out) {
   return absl::OkStatus();
 }
 
-// §10.1: LZO is written by the C++ writer only (no Debian library to read it); SDT, PAA and PLA
-// are legacy names without a codec.
+// §10.1: SDT, PAA and PLA are legacy names without a codec.
 absl::Status Unsupported(Compression codec) {
   return absl::UnimplementedError(absl::StrCat("compression ", ToAbsl(CompressionName(codec)),
                                                " is not supported"));
@@ -63,8 +63,9 @@ absl::Status CheckDeclaredSize(Compression codec, std::string_view compressed, u
       return absl::OkStatus();
     }
     case Compression::kLz4:
+    case Compression::kLzo:
       // Every 255 input bytes of an LZ4 sequence extend a match by at most 255 bytes.
-      if (declared > n * 255 + 64) return SizeMismatch(codec, compressed, declared, "beyond LZ4's 255:1 maximum");
+      if (declared > n * 255 + 64) return SizeMismatch(codec, compressed, declared, "beyond the 255:1 maximum");
       return absl::OkStatus();
     case Compression::kGzip:
       if (n < 18 || GzipTrailerSize(compressed) != static_cast<uint32_t>(declared)) {
@@ -88,7 +89,6 @@ absl::Status CheckDeclaredSize(Compression codec, std::string_view compressed, u
 
 absl::Status Decompress(Compression codec, std::string_view compressed, std::span<char> out) {
   switch (codec) {
-    case Compression::kLzo:
     case Compression::kSdt:
     case Compression::kPaa:
     case Compression::kPla:
@@ -104,6 +104,7 @@ absl::Status Decompress(Compression codec, std::string_view compressed, std::spa
     case Compression::kSnappy: return DecompressSnappy(compressed, out);
     case Compression::kGzip: return DecompressGzip(compressed, out);
     case Compression::kLz4: return DecompressLz4(compressed, out);
+    case Compression::kLzo: return DecompressLzo(compressed, out);
     case Compression::kZstd: return DecompressZstd(compressed, out);
     case Compression::kLzma2: return DecompressLzma2(compressed, out);
     default:

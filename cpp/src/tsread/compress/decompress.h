@@ -14,13 +14,13 @@ namespace tsread {
 
 // Decompresses `compressed` into exactly out.size() bytes.
 // DataLoss if the payload is malformed or decodes to a different size than out.size();
-// Unimplemented for codecs tsread cannot read (LZO, SDT, PAA, PLA).
+// Unimplemented for codecs without a decoder (SDT, PAA, PLA: names only upstream).
 absl::Status Decompress(Compression codec, std::string_view compressed, std::span<char> out);
 
 // Checks, before the caller allocates `declared` bytes for the output, that `compressed` can
 // decode to that size at all: exact for UNCOMPRESSED, SNAPPY (its length header), GZIP (the
 // ISIZE trailer) and ZSTD frames that record their content size; within the codec's maximum
-// expansion for LZ4 (255:1) and GZIP (1032:1). A page that claims more is a decompression bomb or
+// expansion for LZ4 and LZO (255:1: a run-length byte extends a match by at most 255) and GZIP (1032:1). A page that claims more is a decompression bomb or
 // corrupt: DataLoss. LZMA2 has no such bound (constant data legitimately expands >1000:1): the
 // caller's page-size cap is its only limit.
 absl::Status CheckDeclaredSize(Compression codec, std::string_view compressed, uint64_t declared);
