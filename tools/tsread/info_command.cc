@@ -20,7 +20,9 @@ void PrintJson(const FileSummary& summary, std::ostream& out) {
       out << (c ? ", " : "") << "{\"name\": " << JsonString(column.name) << ", \"category\": \""
           << ColumnCategoryName(column.category) << "\", \"type\": \"" << DataTypeName(column.data_type) << "\"}";
     }
-    out << "], \"devices\": " << table.devices << ", \"rows\": " << table.rows << "}";
+    out << "], \"devices\": " << table.devices << ", \"rows\": " << table.rows;
+    if (table.rows > 0) out << ", \"start_time\": " << table.start_time << ", \"end_time\": " << table.end_time;
+    out << "}";
   }
   out << (summary.tables.empty() ? "]" : "\n ]");
   if (summary.tree.has_value()) {
@@ -33,7 +35,9 @@ void PrintJson(const FileSummary& summary, std::ostream& out) {
 void PrintText(const std::string& path, const FileSummary& summary, std::ostream& out) {
   out << "file: " << path << "\nversion: " << static_cast<int>(summary.version) << "\n";
   for (const TableSummary& table : summary.tables) {
-    out << "table " << table.schema->name << ": " << table.devices << " devices, " << table.rows << " rows\n";
+    out << "table " << table.schema->name << ": " << table.devices << " devices, " << table.rows << " rows";
+    if (table.rows > 0) out << ", time " << table.start_time << " .. " << table.end_time;
+    out << "\n";
     for (const ColumnSchema& column : table.schema->columns) {
       out << "  " << column.name << "  " << ColumnCategoryName(column.category) << "  "
           << DataTypeName(column.data_type) << "\n";

@@ -55,6 +55,27 @@ TEST_P(FileSummaryFixtureTest, MatchesJavaSummary) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, FileSummaryFixtureTest, ::testing::ValuesIn(testing::FixtureStems()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
+// The time range comes from statistics alone; the CSV's first column gives the true extremes.
+TEST(FileSummaryTest, TableTimeRangeMatchesTheRows) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(testing::FixturePath("table_multi.tsfile"));
+  ASSERT_TRUE(reader.ok());
+  absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
+  ASSERT_TRUE(summary.ok());
+  for (const TableSummary& table : summary->tables) {
+    const std::string csv = testing::ReadWholeFile(testing::FixturePath("table_multi." + table.schema->name + ".csv"));
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t pos = csv.find('\n') + 1;
+    while (pos < csv.size()) {
+      const int64_t t = std::stoll(csv.substr(pos, csv.find(',', pos) - pos));
+      lo = std::min(lo, t);
+      hi = std::max(hi, t);
+      pos = csv.find('\n', pos) + 1;
+    }
+    EXPECT_EQ(table.start_time, lo) << table.schema->name;
+    EXPECT_EQ(table.end_time, hi) << table.schema->name;
+  }
+}
+
 TEST(FileSummaryTest, FixturesArePresent) { EXPECT_GE(testing::FixtureStems().size(), 20u); }
 
 }  // namespace

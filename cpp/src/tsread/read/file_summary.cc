@@ -1,5 +1,7 @@
 #include "tsread/read/file_summary.h"
 
+#include <algorithm>
+
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -16,7 +18,11 @@ absl::StatusOr<TableSummary> SummarizeTable(const TsFileReader& reader, const Ta
     ++summary.devices;
     // Rows = the time column's count (§12); the time column "" is the device's first series.
     TSREAD_ASSIGN_OR_RETURN(std::optional<TimeseriesMetadata> time, reader.FindTimeseries(device->location, ""));
-    if (time.has_value() && time->is_time_column()) summary.rows += time->statistics.count;
+    if (!time.has_value() || !time->is_time_column() || time->statistics.count == 0) continue;
+    const Statistics& s = time->statistics;
+    summary.start_time = summary.rows == 0 ? s.start_time : std::min(summary.start_time, s.start_time);
+    summary.end_time = summary.rows == 0 ? s.end_time : std::max(summary.end_time, s.end_time);
+    summary.rows += s.count;
   }
   return summary;
 }

@@ -17,6 +17,9 @@ struct TableSummary {
   uint64_t devices = 0;
   // Sum over the table's devices of the time column's statistics count (all-null rows count).
   uint64_t rows = 0;
+  // Time range of those rows, from the same statistics; meaningless when rows == 0.
+  int64_t start_time = 0;
+  int64_t end_time = 0;
 };
 
 struct TreeSummary {
