@@ -188,6 +188,30 @@ TEST(TableScannerTest, TagPredicatesMatchTheCsvFilteredByTag) {
   EXPECT_EQ((*scanner)->planned_rows(), 5000u);
 }
 
+TEST(TableScannerTest, BatchSizeCutsPagesIntoSlicesWithTheSameRows) {
+  std::unique_ptr<TsFileReader> reader = Open("table_alltypes");
+  ASSERT_NE(reader, nullptr);
+  ScanOptions options;
+  options.table = "t_all";
+  absl::StatusOr<std::unique_ptr<TableScanner>> whole = TableScanner::Create(*reader, options);
+  ASSERT_TRUE(whole.ok());
+  const std::vector<std::string> expected = RowsOfScan(**whole, 1);
+  for (size_t batch_size : {size_t{1}, size_t{333}, size_t{1000}, size_t{100000}}) {
+    options.batch_size = batch_size;
+    absl::StatusOr<std::unique_ptr<TableScanner>> sliced = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(sliced.ok());
+    std::vector<std::string> rows;
+    ASSERT_TRUE((*sliced)
+                    ->Scan([&](int, const TableBatch& batch) {
+                      EXPECT_LE(batch.num_rows(), batch_size);
+                      for (size_t i = 0; i < batch.num_rows(); ++i) rows.push_back(RowKey((*sliced)->projection(), batch, i));
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    EXPECT_EQ(rows, expected) << batch_size;
+  }
+}
+
 TEST(TableScannerTest, RejectsUnknownTablesColumnsAndNonTagPredicates) {
   std::unique_ptr<TsFileReader> reader = Open("table_alltypes");
   ASSERT_NE(reader, nullptr);

@@ -33,4 +33,31 @@ void ColumnVector::KeepRows(const std::vector<uint8_t>& keep) {
   }
 }
 
+namespace {
+
+template <typename T>
+void AssignRange(std::vector<T>& to, const std::vector<T>& from, size_t begin, size_t count) {
+  to.assign(from.begin() + static_cast<std::ptrdiff_t>(begin),
+            from.begin() + static_cast<std::ptrdiff_t>(begin + count));
+}
+
+}  // namespace
+
+void ColumnVector::AssignRows(const ColumnVector& from, size_t begin, size_t count) {
+  type = from.type;
+  if (from.valid.empty()) {  // a TAG/ATTRIBUTE placeholder: nothing stored
+    Resize(0);
+    return;
+  }
+  AssignRange(valid, from.valid, begin, count);
+  switch (PhysicalTypeOf(type)) {
+    case PhysicalType::kBoolean: AssignRange(bools, from.bools, begin, count); break;
+    case PhysicalType::kInt32: AssignRange(int32s, from.int32s, begin, count); break;
+    case PhysicalType::kInt64: AssignRange(int64s, from.int64s, begin, count); break;
+    case PhysicalType::kFloat: AssignRange(floats, from.floats, begin, count); break;
+    case PhysicalType::kDouble: AssignRange(doubles, from.doubles, begin, count); break;
+    case PhysicalType::kBinary: AssignRange(binaries, from.binaries, begin, count); break;
+  }
+}
+
 }  // namespace tsread

@@ -31,6 +31,8 @@ struct ColumnVector {
   void SetNull(size_t begin, size_t end);
   // Keeps only the rows whose `keep` byte is set (keep.size() == size()), in order.
   void KeepRows(const std::vector<uint8_t>& keep);
+  // Replaces this vector's contents with rows [begin, begin + count) of `from` (same type).
+  void AssignRows(const ColumnVector& from, size_t begin, size_t count);
 };
 
 // Keeps the entries of `values` whose `keep` byte is set, in order.

@@ -141,6 +141,9 @@ absl::StatusOr<TableScanner::Cursor> TableScanner::OpenCursor(std::optional<Scan
 }
 
 absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
+  const size_t limit = scanner_->options_.batch_size;
+  // Hand out the rest of a page that is larger than batch_size.
+  if (limit > 0 && slice_begin_ > 0 && slice_begin_ < batch_.num_rows()) return NextSlice(limit);
   while (true) {
     if (!in_device_) {
       if (next_device_ >= split_.first_device + split_.device_count) return static_cast<TableBatch*>(nullptr);
@@ -156,8 +159,22 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
       in_device_ = false;
       continue;
     }
-    if (batch_.num_rows() > 0) return &batch_;
+    if (batch_.num_rows() == 0) continue;
+    if (limit == 0 || batch_.num_rows() <= limit) return &batch_;
+    slice_begin_ = 0;
+    return NextSlice(limit);
   }
+}
+
+TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {
+  const size_t count = std::min(limit, batch_.num_rows() - slice_begin_);
+  slice_.device = batch_.device;
+  slice_.times.assign(batch_.times.begin() + static_cast<std::ptrdiff_t>(slice_begin_),
+                      batch_.times.begin() + static_cast<std::ptrdiff_t>(slice_begin_ + count));
+  slice_.columns.resize(batch_.columns.size());
+  for (size_t j = 0; j < batch_.columns.size(); ++j) slice_.columns[j].AssignRows(batch_.columns[j], slice_begin_, count);
+  slice_begin_ += count;
+  return &slice_;
 }
 
 absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,

@@ -34,6 +34,9 @@ struct ScanOptions {
   std::vector<TagPredicate> tag_predicates;
   // Worker threads for Scan(); 1 = the calling thread only.
   int num_threads = 1;
+  // Most rows per batch; 0 = one batch per page (no copy). Larger pages are cut into slices
+  // (copied), so a batch never holds more than this.
+  size_t batch_size = 0;
   ReadLimits limits;
 };
 
@@ -81,12 +84,16 @@ class TableScanner {
    private:
     friend class TableScanner;
     Cursor(const TableScanner* scanner, ScanSplit split) : scanner_(scanner), split_(split), next_device_(split.first_device) {}
+    TableBatch* NextSlice(size_t limit);
     const TableScanner* scanner_;
     ScanSplit split_;
     size_t next_device_;
     bool in_device_ = false;
     AlignedDeviceReader device_reader_;
     TableBatch batch_;
+    // With batch_size: the page being cut into slices, and the next row to hand out.
+    TableBatch slice_;
+    size_t slice_begin_ = 0;
   };
   // The scanner must outlive the cursor. InvalidArgument for a split outside the plan.
   absl::StatusOr<Cursor> OpenCursor(std::optional<ScanSplit> split = std::nullopt) const;
