@@ -61,13 +61,11 @@ TEST_P(CliFixtureTest, InfoJsonMatchesSummary) {
   if (expected.contains("tree")) EXPECT_EQ(actual["tree"], expected["tree"]);
 }
 
-TEST_P(CliFixtureTest, ScanJsonMatchesSummaryStatistics) {
-  const std::string stem = GetParam();
-  std::ifstream in(testing::FixturePath(stem + ".summary.json"));
-  const nlohmann::json expected = nlohmann::json::parse(in);
+// `tsread scan --json` of `file` against the per-table statistics of its summary.json.
+void ExpectScanMatchesSummary(const std::string& file, const nlohmann::json& expected) {
   for (const nlohmann::json& table : expected["tables"]) {
     const std::string name = table["name"].get<std::string>();
-    RunResult r = RunTsread("scan " + Fixture(stem + ".tsfile") + " --table " + name + " --json --threads 2");
+    RunResult r = RunTsread("scan '" + file + "' --table " + name + " --json --threads 2");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json actual = nlohmann::json::parse(r.out);
     EXPECT_EQ(actual["rows"], table["rows"]) << name;
@@ -87,6 +85,20 @@ TEST_P(CliFixtureTest, ScanJsonMatchesSummaryStatistics) {
       }
     }
   }
+}
+
+TEST_P(CliFixtureTest, ScanJsonMatchesSummaryStatistics) {
+  const std::string stem = GetParam();
+  std::ifstream in(testing::FixturePath(stem + ".summary.json"));
+  ExpectScanMatchesSummary(testing::FixturePath(stem + ".tsfile"), nlohmann::json::parse(in));
+}
+
+// The 3.2M-row benchmark file (issue 4's acceptance check), when ../shared/bench is present.
+TEST(CliTest, ScanJsonOfTheBenchmarkFileMatchesItsSummary) {
+  const std::string file = testing::BenchDir() + "/table_large.tsfile";
+  std::ifstream in(testing::BenchDir() + "/table_large.summary.json");
+  if (!in.good()) GTEST_SKIP() << "no benchmark file at " << file;
+  ExpectScanMatchesSummary(file, nlohmann::json::parse(in));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CliFixtureTest, ::testing::ValuesIn(testing::FixtureStems()),
