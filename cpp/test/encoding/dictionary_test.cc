@@ -1,62 +1,24 @@
 // DICTIONARY (§9.7) decoder tests on hand-built streams.
 #include "tsread/encoding/dictionary.h"
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as its length (8 little-endian bytes) and its bytes: compares a whole
-// page with the values the reference decoder read.
-uint64_t Fnv1a(const std::vector<std::string_view>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  auto mix = [&hash](uint8_t byte) {
-    hash ^= byte;
-    hash *= 0x100000001b3u;
-  };
-  for (std::string_view v : values) {
-    for (int i = 0; i < 8; ++i) mix(static_cast<uint8_t>(static_cast<uint64_t>(v.size()) >> (8 * i)));
-    for (char c : v) mix(static_cast<uint8_t>(c));
-  }
-  return hash;
-}
-
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
+using testing::Bytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
 
 void PutSVar(std::string* out, int32_t v) {
   uint32_t u = (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31);
@@ -75,10 +37,6 @@ std::string Dictionary(const std::vector<std::string>& entries) {
     out += e;
   }
   return out;
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
 }
 
 // RLE indices (§9.3, bit width 2): a run of 3 x index 1, then one bit-packed group (2 bytes)
@@ -129,11 +87,9 @@ TEST(DictionaryTest, MalformedDictionary) {
 
 TEST(DictionaryTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string stream = Dictionary({"red", "", "blue"}) + kIndices;
-  for (size_t len = 0; len < stream.size(); ++len) {
-    std::vector<std::string_view> out(7);
-    ExpectDataLoss(
-        DecodeDictionaryBinaries(ExactBytes(stream.substr(0, len)).view(), out.size(), out.data()));
-  }
+  std::vector<std::string_view> out(7);
+  ExpectEveryProperPrefixIsDataLoss(
+      stream, [&](std::string_view prefix) { return DecodeDictionaryBinaries(prefix, out.size(), out.data()); });
 }
 
 TEST(DictionaryTest, IndexErrorsReportOffsetsInTheWholeStream) {
@@ -158,35 +114,29 @@ TEST(DictionaryTest, ZeroCountReadsNothing) {
 
 // table_enc_DICTIONARY.tsfile, column f_text (TEXT, DICTIONARY): its smallest page, 122 values in 122 bytes.
 TEST(DictionaryTest, RealPageText) {
-  const std::string stream = FromHex(
-      "12085741524e166d61696e74656e616e6365044f4b2ae6b8a9e5baa6e4bca0e6849fe599a8e6ada3e5b8b81ec3bc6ec3"
-      "af63c3b664c3a920e29c930869646c650e72756e6e696e67107361792022686922002704030801111111280114020308"
-      "3000044414041802070855555544666666744444488812082a00");
-  std::vector<std::string_view> out(122);
-  const ExactBytes bytes(stream);  // outlives the views in `out`
-  auto consumed = DecodeDictionaryBinaries(bytes.view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), "WARN");
-  EXPECT_EQ(out.back(), "WARN");
-  EXPECT_EQ(Fnv1a(out), 0xf2fe3f87a34299adu);
+  ExpectRealPage<std::string_view>(
+      DecodeDictionaryBinaries,
+      {.hex = "12085741524e166d61696e74656e616e6365044f4b2ae6b8a9e5baa6e4bca0e6849fe599a8e6ada3e5b8b81ec3bc6ec3"
+              "af63c3b664c3a920e29c930869646c650e72756e6e696e67107361792022686922002704030801111111280114020308"
+              "3000044414041802070855555544666666744444488812082a00",
+       .count = 122,
+       .first = "WARN",
+       .last = "WARN",
+       .fnv1a = 0xf2fe3f87a34299adu});
 }
 
 // table_enc_DICTIONARY.tsfile, column f_string (STRING, DICTIONARY): its smallest page, 483 values in 112
 // bytes.
 TEST(DictionaryTest, RealPageString) {
-  const std::string stream = FromHex(
-      "1412e6a8a1e5bc8f2dc39f0c6d6f64655f340c6d6f64655f370c6d6f64655f360c6d6f64655f330e6d6f64655f31300c"
-      "6d6f64655f300c6d6f64655f350c6d6f64655f380c6d6f64655f3124047000520158027a031004220514019601030308"
-      "66666667180740082402220972023605");
-  std::vector<std::string_view> out(483);
-  const ExactBytes bytes(stream);  // outlives the views in `out`
-  auto consumed = DecodeDictionaryBinaries(bytes.view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), "\xe6\xa8\xa1\xe5\xbc\x8f-\xc3\x9f");
-  EXPECT_EQ(out.back(), "mode_10");
-  EXPECT_EQ(Fnv1a(out), 0x1df0ea3955923438u);
+  ExpectRealPage<std::string_view>(
+      DecodeDictionaryBinaries,
+      {.hex = "1412e6a8a1e5bc8f2dc39f0c6d6f64655f340c6d6f64655f370c6d6f64655f360c6d6f64655f330e6d6f64655f31300c"
+              "6d6f64655f300c6d6f64655f350c6d6f64655f380c6d6f64655f3124047000520158027a031004220514019601030308"
+              "66666667180740082402220972023605",
+       .count = 483,
+       .first = "\xe6\xa8\xa1\xe5\xbc\x8f-\xc3\x9f",
+       .last = "mode_10",
+       .fnv1a = 0x1df0ea3955923438u});
 }
 
 }  // namespace

@@ -3,9 +3,7 @@
 // values in one bit-packed run of full width; both are valid streams that Java's decoders accept.
 #include "tsread/encoding/float_scaled.h"
 
-#include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -15,64 +13,17 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
 
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
-// IEEE bits): compares a whole page with the values the reference decoder read.
-template <typename T>
-uint64_t Fnv1a(const std::vector<T>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (T v : values) {
-    uint64_t bits;
-    if constexpr (std::is_same_v<T, float>) {
-      bits = std::bit_cast<uint32_t>(v);
-    } else if constexpr (std::is_same_v<T, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (bits >> (8 * i)) & 0xFF;
-      hash *= 0x100000001b3u;
-    }
-  }
-  return hash;
-}
-
-void PutUVar(std::string* out, uint32_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-void PutBigEndian(std::string* out, uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
+using testing::PutBigEndian;
+using testing::PutUVar;
 
 // One TS_2DIFF block of all values, minDelta 0, deltas at full width (§9.4).
 template <typename T>
@@ -110,10 +61,6 @@ std::string Header(uint32_t m) {
   std::string out;
   PutUVar(&out, m);
   return out;
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
 }
 
 const std::vector<int32_t> kInts = {
@@ -258,10 +205,8 @@ TEST(FloatScaledTest, EveryTruncatedPrefixIsDataLoss) {
   stream += Header(2) + RlePackage(std::vector<int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9});
   std::vector<float> out(9);
   ASSERT_TRUE(DecodeScaledFloats(Encoding::kRle, stream, 9, out.data()).ok());
-  for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(
-        DecodeScaledFloats(Encoding::kRle, ExactBytes(stream.substr(0, len)).view(), 9, out.data()));
-  }
+  ExpectEveryProperPrefixIsDataLoss(
+      stream, [&](std::string_view prefix) { return DecodeScaledFloats(Encoding::kRle, prefix, 9, out.data()); });
 }
 
 TEST(FloatScaledTest, InnerErrorsReportOffsetsInTheWholeStream) {
@@ -294,70 +239,75 @@ TEST(FloatScaledTest, ZeroCountReadsNothing) {
 // reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
 // of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
 
+// DecodeScaledFloats / DecodeScaledDoubles over `inner`, as a `(stream, count, out)` decoder.
+auto Scaled(Encoding inner) {
+  return [inner](std::string_view stream, size_t count, auto* out) -> absl::StatusOr<size_t> {
+    if constexpr (std::is_same_v<decltype(out), float*>) {
+      return DecodeScaledFloats(inner, stream, count, out);
+    } else {
+      return DecodeScaledDoubles(inner, stream, count, out);
+    }
+  };
+}
+
 // table_enc_RLE.tsfile, column f_float (FLOAT, RLE): its smallest page, 111 values in 216 bytes.
 TEST(FloatScaledTest, RealPageFloatRle) {
-  const std::string stream = FromHex(
-      "02d5010f1d07c127824f049e091c17582d305860b0c16182c3077e109c2138427084e0f0c17582eb03ee07dc0d781af0"
-      "35e06bc0b1824b0496092c15b83b307660b0c1318263057e0afc11381c7038e071c0c7818f031e04fc09f81df041e07e"
-      "c0f181e303c6058c0b181b7049608ac1158227044e088c111822705060a0c141828305060a5c169833b07460fac1f584"
-      "2f087613bc27784ef09de146c28d85cf0b9e181c2ff86270c4e189c31385cb0bb6188c2e985d30986130c26184cb0bae"
-      "167c2f785ef0bc6168c2d185a30ace149c2c7858f0b18000");
-  std::vector<float> out(111);
-  auto consumed = DecodeScaledFloats(Encoding::kRle, ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), std::bit_cast<float>(uint32_t{0x43773ae1}));
-  EXPECT_EQ(out.back(), std::bit_cast<float>(uint32_t{0x43794f5c}));
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), std::bit_cast<float>(uint32_t{0x43768ccd}));
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), std::bit_cast<float>(uint32_t{0x4379b0a4}));
-  EXPECT_EQ(Fnv1a(out), 0x96c976d1186d26e0u);
+  ExpectRealPage<float>(
+      Scaled(Encoding::kRle),
+      {.hex = "02d5010f1d07c127824f049e091c17582d305860b0c16182c3077e109c2138427084e0f0c17582eb03ee07dc0d781af0"
+              "35e06bc0b1824b0496092c15b83b307660b0c1318263057e0afc11381c7038e071c0c7818f031e04fc09f81df041e07e"
+              "c0f181e303c6058c0b181b7049608ac1158227044e088c111822705060a0c141828305060a5c169833b07460fac1f584"
+              "2f087613bc27784ef09de146c28d85cf0b9e181c2ff86270c4e189c31385cb0bb6188c2e985d30986130c26184cb0bae"
+              "167c2f785ef0bc6168c2d185a30ace149c2c7858f0b18000",
+       .count = 111,
+       .first = std::bit_cast<float>(uint32_t{0x43773ae1}),
+       .last = std::bit_cast<float>(uint32_t{0x43794f5c}),
+       .min = std::bit_cast<float>(uint32_t{0x43768ccd}),
+       .max = std::bit_cast<float>(uint32_t{0x4379b0a4}),
+       .fnv1a = 0x96c976d1186d26e0u});
 }
 
 // table_enc_RLE.tsfile, column f_double (DOUBLE, RLE): its smallest page, 196 values in 356 bytes.
 TEST(FloatScaledTest, RealPageDoubleRle) {
-  const std::string stream = FromHex(
-      "02e1020e3304a03e948a49691aa762a6fa9369e3a91ea65a9bea92a6da9a7a58a99aa512949a5ba940a48e91fa556913"
-      "a482924a62e939a5d695ea526955a432915a56290fa7c2a35a83ab2aaf0abd6b0a2c26b0c6cd1b442d08b40ac6bb59ed"
-      "a5b6aae1aba86f36badeebcbd72f16bcbaf0ebce6f07bc42f7fbbc2effb93ee77bbdaf17be1ef1bbafae68b9e2e51bce"
-      "af41bd6afadc043093c28b118c5231aec7772b8ca9b1f9c6a321fcb372d5cacf331caff2d3cbb72f7cb3b27dcc672e4c"
-      "a53231c7ff1aec7331d9c8b324ac7c7283caab25ac877245c56f140c6371a4c85311dc5670bac4fb178c5330d6c3670c"
-      "3c3fb0dcc217014bf72ff7bccef5dbecefdbbe7ef81be7efdabd06f00bd4aeeeb8b6d77b5a2daab5b2d6ab31ed12b3a6"
-      "c67b1aac53b1f2c97b1cac13b042c05b016bf1af16c00b0e6c5eaf12b96b016c3eb256ce5b02abeeb136c3fae72c26b3"
-      "b6d34b7ead75b32acefb546cd900000000000000");
-  std::vector<double> out(196);
-  auto consumed = DecodeScaledDoubles(Encoding::kRle, ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), std::bit_cast<double>(uint64_t{0x4059a33333333333}));
-  EXPECT_EQ(out.back(), std::bit_cast<double>(uint64_t{0x405cb3d70a3d70a4}));
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), std::bit_cast<double>(uint64_t{0x4059a33333333333}));
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), std::bit_cast<double>(uint64_t{0x406061999999999a}));
-  EXPECT_EQ(Fnv1a(out), 0x85d8d9ff13455893u);
+  ExpectRealPage<double>(
+      Scaled(Encoding::kRle),
+      {.hex = "02e1020e3304a03e948a49691aa762a6fa9369e3a91ea65a9bea92a6da9a7a58a99aa512949a5ba940a48e91fa556913"
+              "a482924a62e939a5d695ea526955a432915a56290fa7c2a35a83ab2aaf0abd6b0a2c26b0c6cd1b442d08b40ac6bb59ed"
+              "a5b6aae1aba86f36badeebcbd72f16bcbaf0ebce6f07bc42f7fbbc2effb93ee77bbdaf17be1ef1bbafae68b9e2e51bce"
+              "af41bd6afadc043093c28b118c5231aec7772b8ca9b1f9c6a321fcb372d5cacf331caff2d3cbb72f7cb3b27dcc672e4c"
+              "a53231c7ff1aec7331d9c8b324ac7c7283caab25ac877245c56f140c6371a4c85311dc5670bac4fb178c5330d6c3670c"
+              "3c3fb0dcc217014bf72ff7bccef5dbecefdbbe7ef81be7efdabd06f00bd4aeeeb8b6d77b5a2daab5b2d6ab31ed12b3a6"
+              "c67b1aac53b1f2c97b1cac13b042c05b016bf1af16c00b0e6c5eaf12b96b016c3eb256ce5b02abeeb136c3fae72c26b3"
+              "b6d34b7ead75b32acefb546cd900000000000000",
+       .count = 196,
+       .first = std::bit_cast<double>(uint64_t{0x4059a33333333333}),
+       .last = std::bit_cast<double>(uint64_t{0x405cb3d70a3d70a4}),
+       .min = std::bit_cast<double>(uint64_t{0x4059a33333333333}),
+       .max = std::bit_cast<double>(uint64_t{0x406061999999999a}),
+       .fnv1a = 0x85d8d9ff13455893u});
 }
 
 // table_enc_TS_2DIFF.tsfile, column f_float (FLOAT, TS_2DIFF): its smallest page, 471 values in 500 bytes.
 TEST(FloatScaledTest, RealPageFloatTs2Diff) {
-  const std::string stream = FromHex(
-      "020000008000000008ffffffbc00004e17444444445b47444f44546d4453577544384e44693a4449454f1644442e444c"
-      "0f44445a402844a2443744424400690f4e4f442e4444054f4444254444204444444444443a4444445044445244444444"
-      "471e44644444442f4444444448554a4f554437464444444453634b6844445b4433213544444444422e4457443a6a4444"
-      "440000008000000007ffffffc500004e586f45dbd76ef9e17651db2765da3bc2dddbb76eddbb63cddbb76edd8877b683"
-      "b7685dc077257217695dbb76ec73b6aeddbb8aeddbb932df8e7651dc93ec04bbe2a1dd1ceee536770402278ec8bb652d"
-      "dd07749dbb1cef1cd52edebc76fdd8b76eddbb76d064b7aeddbb6dae63f7cece3b0000008000000007ffffffc800004d"
-      "e670e11b896aefb871111387091c3852e26b57060aab70f1c63652d743cae22b87315c3870e138070e27b870e1c36130"
-      "1c497101c1970e1c097151c3d7169c464bca83838921b67131fb87055c2670e0e965ca992c6a71c19719dc1070e1c2b6"
-      "4b1c3870e1c3870e1c24bad5c0470e1c380000005300000008ffffffab00004cea553456627755557e555572559b6255"
-      "6a494e556755555c55397c5555555555554055558155555555555555552b5655555555556e5c559e5555555560655555"
-      "618b44556a55001a557155705591755c551a5555");
-  std::vector<float> out(471);
-  auto consumed = DecodeScaledFloats(Encoding::kTs2Diff, ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), std::bit_cast<float>(uint32_t{0x4347e8f6}));
-  EXPECT_EQ(out.back(), std::bit_cast<float>(uint32_t{0x43484f5c}));
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), std::bit_cast<float>(uint32_t{0x434491ec}));
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), std::bit_cast<float>(uint32_t{0x434a199a}));
-  EXPECT_EQ(Fnv1a(out), 0x4b9a098020b8964cu);
+  ExpectRealPage<float>(
+      Scaled(Encoding::kTs2Diff),
+      {.hex = "020000008000000008ffffffbc00004e17444444445b47444f44546d4453577544384e44693a4449454f1644442e444c"
+              "0f44445a402844a2443744424400690f4e4f442e4444054f4444254444204444444444443a4444445044445244444444"
+              "471e44644444442f4444444448554a4f554437464444444453634b6844445b4433213544444444422e4457443a6a4444"
+              "440000008000000007ffffffc500004e586f45dbd76ef9e17651db2765da3bc2dddbb76eddbb63cddbb76edd8877b683"
+              "b7685dc077257217695dbb76ec73b6aeddbb8aeddbb932df8e7651dc93ec04bbe2a1dd1ceee536770402278ec8bb652d"
+              "dd07749dbb1cef1cd52edebc76fdd8b76eddbb76d064b7aeddbb6dae63f7cece3b0000008000000007ffffffc800004d"
+              "e670e11b896aefb871111387091c3852e26b57060aab70f1c63652d743cae22b87315c3870e138070e27b870e1c36130"
+              "1c497101c1970e1c097151c3d7169c464bca83838921b67131fb87055c2670e0e965ca992c6a71c19719dc1070e1c2b6"
+              "4b1c3870e1c3870e1c24bad5c0470e1c380000005300000008ffffffab00004cea553456627755557e555572559b6255"
+              "6a494e556755555c55397c5555555555554055558155555555555555552b5655555555556e5c559e5555555560655555"
+              "618b44556a55001a557155705591755c551a5555",
+       .count = 471,
+       .first = std::bit_cast<float>(uint32_t{0x4347e8f6}),
+       .last = std::bit_cast<float>(uint32_t{0x43484f5c}),
+       .min = std::bit_cast<float>(uint32_t{0x434491ec}),
+       .max = std::bit_cast<float>(uint32_t{0x434a199a}),
+       .fnv1a = 0x4b9a098020b8964cu});
 }
 
 }  // namespace

@@ -5,49 +5,23 @@
 
 #include <bit>
 #include <climits>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <memory>
-#include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
 
 using ::testing::HasSubstr;
-
-// MSB-first bit writer (§9.1 bit order).
-class BitWriter {
- public:
-  void Write(uint64_t value, int bits) {
-    for (int b = bits - 1; b >= 0; --b) PutBit((value >> b) & 1);
-  }
-  void PutBit(bool bit) {
-    if (bits_ % 8 == 0) bytes_.push_back('\0');
-    if (bit) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (bits_ % 8)));
-    ++bits_;
-  }
-  // Appends bits given as a string of '0'/'1' (other characters are ignored).
-  void WriteString(std::string_view bits) {
-    for (char c : bits) {
-      if (c == '0' || c == '1') PutBit(c == '1');
-    }
-  }
-  void PadToByte() { bits_ = (bits_ + 7) & ~size_t{7}; }
-  size_t bit_count() const { return bits_; }
-  const std::string& bytes() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t bits_ = 0;
-};
+using testing::Bits;
+using testing::BitsOf;
+using testing::BitWriter;
+using testing::RandomWalk;
 
 struct Encoded {
   std::string bytes;
@@ -105,31 +79,8 @@ Encoded EncodeGorilla(const std::vector<uint64_t>& values) {
   return out;
 }
 
-template <typename T>
-uint64_t BitsOf(T v) {
-  if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
-  else return std::bit_cast<uint64_t>(v);
-}
-
-template <typename T>
-std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
-  std::vector<uint64_t> bits;
-  for (T v : values) bits.push_back(BitsOf(v));
-  return bits;
-}
-
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
-  return DecodeGorillaInt32s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
-  return DecodeGorillaInt64s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
-  return DecodeGorillaFloats(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
-  return DecodeGorillaDoubles(s, n, out);
-}
+constexpr testing::TypedDecoder Decode(DecodeGorillaInt32s, DecodeGorillaInt64s,
+                                       DecodeGorillaFloats, DecodeGorillaDoubles);
 
 // Encodes `values`, decodes them back and compares bit patterns (so NaN payloads and -0.0 count).
 template <typename T>
@@ -199,33 +150,6 @@ TEST(GorillaTest, XorShapesAtTheEdgesOfTheLengthFields) {
   ExpectRoundTrip<int32_t>({0, INT32_MIN + 1, 0, INT32_MIN, 0, 1, 0, 3, 2, -1, 0});
 }
 
-template <typename T>
-std::vector<T> RandomWalk(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> values;
-  if constexpr (std::is_floating_point_v<T>) {
-    // Sensor-like: two decimals, small steps, occasional repeats (what GORILLA is used for).
-    double v = 250.0;
-    for (size_t i = 0; i < n; ++i) {
-      if (rng() % 4 != 0) v = std::round((v + (static_cast<double>(rng() % 201) - 100) / 100.0) * 100) / 100;
-      values.push_back(static_cast<T>(v));
-    }
-  } else {
-    using U = std::make_unsigned_t<T>;
-    U v = 1000;
-    for (size_t i = 0; i < n; ++i) {
-      switch (rng() % 4) {
-        case 0: break;                                          // repeat
-        case 1: v += static_cast<U>(rng() % 64); break;         // small step
-        case 2: v -= static_cast<U>(rng() % 100000); break;     // larger step, may wrap
-        default: v = static_cast<U>(rng()); break;              // jump anywhere
-      }
-      values.push_back(static_cast<T>(v));
-    }
-  }
-  return values;
-}
-
 TEST(GorillaTest, LongRandomWalks) {
   ExpectRoundTrip(RandomWalk<int32_t>(20000, 1));
   ExpectRoundTrip(RandomWalk<int64_t>(20000, 2));
@@ -234,15 +158,9 @@ TEST(GorillaTest, LongRandomWalks) {
 }
 
 TEST(GorillaTest, RandomBitPatterns) {
-  std::mt19937_64 rng(5);
-  std::vector<double> d;
-  std::vector<float> f;
-  for (int i = 0; i < 5000; ++i) {
-    d.push_back(std::bit_cast<double>(rng()));
-    f.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
-  }
-  ExpectRoundTrip(d);
-  ExpectRoundTrip(f);
+  const testing::RandomFloatingBits random = testing::RandomBitPatterns(5);
+  ExpectRoundTrip(random.doubles);
+  ExpectRoundTrip(random.floats);
 }
 
 TEST(GorillaTest, IgnoresBytesAfterTheCountedValues) {
@@ -259,21 +177,7 @@ TEST(GorillaTest, IgnoresBytesAfterTheCountedValues) {
 template <typename T>
 void ExpectTruncationDetected(const std::vector<T>& values) {
   const Encoded enc = EncodeGorilla<sizeof(T) * 8>(BitsOf(values));
-  std::vector<T> got(values.size());
-  for (size_t len = 0; len <= enc.bytes.size(); ++len) {
-    // A fresh heap copy of exactly `len` bytes lets ASan see any read past the end.
-    const std::unique_ptr<char[]> copy(new char[len == 0 ? 1 : len]);
-    std::memcpy(copy.get(), enc.bytes.data(), len);
-    absl::StatusOr<size_t> consumed = Decode(std::string_view(copy.get(), len), values.size(), got.data());
-    if (len < enc.value_bytes) {
-      ASSERT_FALSE(consumed.ok()) << "prefix " << len;
-      EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss);
-      EXPECT_THAT(consumed.status().message(), HasSubstr("truncated"));
-    } else {
-      ASSERT_TRUE(consumed.ok()) << "prefix " << len << ": " << consumed.status();
-      EXPECT_EQ(BitsOf(got), BitsOf(values));
-    }
-  }
+  testing::ExpectTruncationDetected(Decode, enc.bytes, enc.value_bytes, values, "truncated");
 }
 
 TEST(GorillaTest, TruncationAtEveryPrefix) {
@@ -284,12 +188,6 @@ TEST(GorillaTest, TruncationAtEveryPrefix) {
 }
 
 // Hand-assembled streams, independent of the test encoder.
-std::string Bits(std::string_view s) {
-  BitWriter w;
-  w.WriteString(s);
-  return w.bytes();
-}
-
 TEST(GorillaTest, HandAssembledInt32Stream) {
   // first = 5; '0' -> 5; '11' L=29 S=2 (T=1) bits '11' -> 5 ^ 6 = 3; '10' (S=2,T=1) bits '01' -> 3 ^ 2 = 1.
   const std::string s = Bits(
@@ -352,52 +250,11 @@ TEST(GorillaTest, MessageNamesTypeAndOffset) {
 // Random bytes and corrupted valid streams: every outcome is a value or DataLoss, never a crash or
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(GorillaTest, GarbageNeverCrashes) {
-  std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {
       EncodeGorilla<32>(BitsOf(RandomWalk<float>(200, 1))).bytes,
       EncodeGorilla<64>(BitsOf(RandomWalk<double>(200, 2))).bytes,
       EncodeGorilla<64>(BitsOf(RandomWalk<int64_t>(200, 3))).bytes};
-  for (int iter = 0; iter < 3000; ++iter) {
-    std::string bytes;
-    if (iter % 2 == 0) {
-      bytes.resize(rng() % 200);
-      for (char& c : bytes) c = static_cast<char>(rng());
-    } else {
-      bytes = valid[rng() % valid.size()];
-      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0 && !bytes.empty(); --flips) {
-        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
-      }
-      bytes.resize(rng() % (bytes.size() + 1));
-    }
-    const std::unique_ptr<char[]> copy(new char[bytes.size() + 1]);
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    const std::string_view view(copy.get(), bytes.size());
-    const size_t count = rng() % 300;
-    {
-      std::vector<int32_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaInt32s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<int64_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaInt64s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<float> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaFloats(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<double> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaDoubles(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-  }
+  testing::ExpectGarbageNeverCrashes<int32_t, int64_t, float, double>(Decode, valid);
 }
 
 }  // namespace

@@ -3,47 +3,23 @@
 #include "tsread/encoding/gorilla_v1.h"
 
 #include <bit>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <memory>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
 
 using ::testing::HasSubstr;
-
-// MSB-first bit writer (§9.1 bit order).
-class BitWriter {
- public:
-  void Write(uint64_t value, int bits) {
-    for (int b = bits - 1; b >= 0; --b) PutBit((value >> b) & 1);
-  }
-  void PutBit(bool bit) {
-    if (bits_ % 8 == 0) bytes_.push_back('\0');
-    if (bit) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (bits_ % 8)));
-    ++bits_;
-  }
-  void WriteString(std::string_view bits) {
-    for (char c : bits) {
-      if (c == '0' || c == '1') PutBit(c == '1');
-    }
-  }
-  size_t bit_count() const { return bits_; }
-  const std::string& bytes() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t bits_ = 0;
-};
+using testing::Bits;
+using testing::BitsOf;
+using testing::BitWriter;
 
 struct Encoded {
   std::string bytes;
@@ -96,24 +72,7 @@ Encoded EncodeGorillaV1(const std::vector<uint64_t>& values) {
   return out;
 }
 
-template <typename T>
-uint64_t BitsOf(T v) {
-  if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
-  else return std::bit_cast<uint64_t>(v);
-}
-template <typename T>
-std::vector<uint64_t> BitsOf(const std::vector<T>& values) {
-  std::vector<uint64_t> bits;
-  for (T v : values) bits.push_back(BitsOf(v));
-  return bits;
-}
-
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
-  return DecodeGorillaV1Floats(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
-  return DecodeGorillaV1Doubles(s, n, out);
-}
+constexpr testing::TypedDecoder Decode(DecodeGorillaV1Floats, DecodeGorillaV1Doubles);
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values) {
@@ -133,16 +92,10 @@ std::vector<T> Specials() {
           L::quiet_NaN()};
 }
 
+// Sensor-like FLOAT/DOUBLE walks from 20.0.
 template <typename T>
 std::vector<T> RandomWalk(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> values;
-  double v = 20.0;
-  for (size_t i = 0; i < n; ++i) {
-    if (rng() % 4 != 0) v = std::round((v + (static_cast<double>(rng() % 201) - 100) / 100.0) * 100) / 100;
-    values.push_back(static_cast<T>(v));
-  }
-  return values;
+  return testing::RandomWalk<T>(n, seed, {.start = 20.0});
 }
 
 TEST(GorillaV1Test, ZeroCountReadsNothing) {
@@ -178,46 +131,21 @@ TEST(GorillaV1Test, LongRandomWalks) {
 }
 
 TEST(GorillaV1Test, RandomBitPatterns) {
-  std::mt19937_64 rng(3);
-  std::vector<double> d;
-  std::vector<float> f;
-  for (int i = 0; i < 5000; ++i) {
-    d.push_back(std::bit_cast<double>(rng()));
-    f.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
-  }
-  ExpectRoundTrip(d);
-  ExpectRoundTrip(f);
+  const testing::RandomFloatingBits random = testing::RandomBitPatterns(3);
+  ExpectRoundTrip(random.doubles);
+  ExpectRoundTrip(random.floats);
 }
 
 template <typename T>
 void ExpectTruncationDetected(const std::vector<T>& values) {
   const Encoded enc = EncodeGorillaV1<sizeof(T) * 8>(BitsOf(values));
-  std::vector<T> got(values.size());
-  for (size_t len = 0; len <= enc.bytes.size(); ++len) {
-    const std::unique_ptr<char[]> copy(new char[len == 0 ? 1 : len]);
-    std::memcpy(copy.get(), enc.bytes.data(), len);
-    absl::StatusOr<size_t> consumed = Decode(std::string_view(copy.get(), len), values.size(), got.data());
-    if (len < enc.value_bytes) {
-      ASSERT_FALSE(consumed.ok()) << "prefix " << len;
-      EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss);
-      EXPECT_THAT(consumed.status().message(), HasSubstr("truncated"));
-    } else {
-      ASSERT_TRUE(consumed.ok()) << "prefix " << len << ": " << consumed.status();
-      EXPECT_EQ(BitsOf(got), BitsOf(values));
-    }
-  }
+  testing::ExpectTruncationDetected(Decode, enc.bytes, enc.value_bytes, values, "truncated");
 }
 
 TEST(GorillaV1Test, TruncationAtEveryPrefix) {
   ExpectTruncationDetected(RandomWalk<float>(300, 4));
   ExpectTruncationDetected(RandomWalk<double>(300, 5));
   ExpectTruncationDetected(Specials<double>());
-}
-
-std::string Bits(std::string_view s) {
-  BitWriter w;
-  w.WriteString(s);
-  return w.bytes();
 }
 
 TEST(GorillaV1Test, HandAssembledFloatStream) {
@@ -260,38 +188,9 @@ TEST(GorillaV1Test, RejectsLengthsWiderThanTheWord) {
 // Random bytes and corrupted valid streams: every outcome is a value or DataLoss, never a crash or
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(GorillaV1Test, GarbageNeverCrashes) {
-  std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {EncodeGorillaV1<32>(BitsOf(RandomWalk<float>(200, 1))).bytes,
                                           EncodeGorillaV1<64>(BitsOf(RandomWalk<double>(200, 2))).bytes};
-  for (int iter = 0; iter < 3000; ++iter) {
-    std::string bytes;
-    if (iter % 2 == 0) {
-      bytes.resize(rng() % 200);
-      for (char& c : bytes) c = static_cast<char>(rng());
-    } else {
-      bytes = valid[rng() % valid.size()];
-      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0 && !bytes.empty(); --flips) {
-        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
-      }
-      bytes.resize(rng() % (bytes.size() + 1));
-    }
-    const std::unique_ptr<char[]> copy(new char[bytes.size() + 1]);
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    const std::string_view view(copy.get(), bytes.size());
-    const size_t count = rng() % 300;
-    {
-      std::vector<float> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaV1Floats(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<double> out(count);
-      const absl::StatusOr<size_t> r = DecodeGorillaV1Doubles(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-  }
+  testing::ExpectGarbageNeverCrashes<float, double>(Decode, valid);
 }
 
 }  // namespace

@@ -1,18 +1,16 @@
 // PLAIN (§9.2) decoder tests, on hand-written bytes.
 #include "tsread/encoding/plain.h"
 
-#include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -20,56 +18,10 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
-// IEEE bits): compares a whole page with the values the reference decoder read.
-template <typename T>
-uint64_t Fnv1a(const std::vector<T>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (T v : values) {
-    uint64_t bits;
-    if constexpr (std::is_same_v<T, float>) {
-      bits = std::bit_cast<uint32_t>(v);
-    } else if constexpr (std::is_same_v<T, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (bits >> (8 * i)) & 0xFF;
-      hash *= 0x100000001b3u;
-    }
-  }
-  return hash;
-}
-
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
-}
+using testing::Bytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
 
 TEST(PlainTest, BooleansAreAnyNonZeroByte) {
   const std::string stream = Bytes({0, 1, 2, 0xFF, 0});
@@ -92,9 +44,8 @@ TEST(PlainTest, Int32sAreZigZagVarints) {
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_THAT(out, ElementsAre(0, -1, 1, 64, -65, std::numeric_limits<int32_t>::max(),
                                std::numeric_limits<int32_t>::min()));
-  for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(DecodePlainInt32s(ExactBytes(stream.substr(0, len)).view(), out.size(), out.data()));
-  }
+  ExpectEveryProperPrefixIsDataLoss(
+      stream, [&](std::string_view prefix) { return DecodePlainInt32s(prefix, out.size(), out.data()); });
 }
 
 TEST(PlainTest, Int32VarintLongerThan32BitsIsCorrupt) {
@@ -135,11 +86,10 @@ TEST(PlainTest, FloatsAndDoublesAreBigEndianIeee) {
   ASSERT_TRUE(consumed.ok());
   EXPECT_EQ(*consumed, 8u);
   EXPECT_EQ(d, 123.45);
-  for (size_t len = 0; len < doubles.size(); ++len)
-    ExpectDataLoss(DecodePlainDoubles(ExactBytes(doubles.substr(0, len)).view(), 1, &d));
-  for (size_t len = 0; len < floats.size(); ++len) {
-    ExpectDataLoss(DecodePlainFloats(ExactBytes(floats.substr(0, len)).view(), 3, f.data()));
-  }
+  ExpectEveryProperPrefixIsDataLoss(doubles,
+                                    [&](std::string_view prefix) { return DecodePlainDoubles(prefix, 1, &d); });
+  ExpectEveryProperPrefixIsDataLoss(floats,
+                                    [&](std::string_view prefix) { return DecodePlainFloats(prefix, 3, f.data()); });
 }
 
 TEST(PlainTest, Binaries) {
@@ -151,9 +101,8 @@ TEST(PlainTest, Binaries) {
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_THAT(out, ElementsAre("ab", "", "xyz"));
   EXPECT_EQ(out[0].data(), stream.data() + 1);  // a view, not a copy
-  for (size_t len = 0; len < stream.size(); ++len) {
-    ExpectDataLoss(DecodePlainBinaries(ExactBytes(stream.substr(0, len)).view(), 3, out.data()));
-  }
+  ExpectEveryProperPrefixIsDataLoss(
+      stream, [&](std::string_view prefix) { return DecodePlainBinaries(prefix, 3, out.data()); });
 }
 
 TEST(PlainTest, BinaryNegativeLengthIsCorrupt) {
@@ -193,20 +142,18 @@ TEST(PlainTest, VarintPrimitives) {
 
 // table_enc_PLAIN.tsfile, column f_int32 (INT32, PLAIN): its smallest page, 73 values in 146 bytes.
 TEST(PlainTest, RealPageInt32s) {
-  const std::string stream = FromHex(
-      "881188119a119a119a119a119e119e119e119e119e119e119e119e11a611a611ba11ba11ba11ce11ce11ce11de11dc11"
-      "d011d211d211d211d211da11ce11ce11c611cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11"
-      "cc11cc11cc11ce11ce11c611d611c611c611c411b411b411ae11ae11ae11ae11a411a411941186118611861198119811"
-      "8811");
-  std::vector<int32_t> out(73);
-  auto consumed = DecodePlainInt32s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), 1092);
-  EXPECT_EQ(out.back(), 1092);
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 1091);
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 1135);
-  EXPECT_EQ(Fnv1a(out), 0x62645993f158ca7bu);
+  ExpectRealPage<int32_t>(
+      DecodePlainInt32s,
+      {.hex = "881188119a119a119a119a119e119e119e119e119e119e119e119e11a611a611ba11ba11ba11ce11ce11ce11de11dc11"
+              "d011d211d211d211d211da11ce11ce11c611cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11cc11"
+              "cc11cc11cc11ce11ce11c611d611c611c611c411b411b411ae11ae11ae11ae11a411a411941186118611861198119811"
+              "8811",
+       .count = 73,
+       .first = 1092,
+       .last = 1092,
+       .min = 1091,
+       .max = 1135,
+       .fnv1a = 0x62645993f158ca7bu});
 }
 
 }  // namespace

@@ -4,31 +4,22 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-void PutBigEndian(std::string* out, uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
+using testing::Bytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::PutBigEndian;
 
 // A block: hasMissing, [i32 L, bitmap], i32 n, T minDelta, T first. `bitmap` empty = no missing.
 template <typename T>
@@ -45,16 +36,6 @@ std::string Block(int32_t n, T step, T first, const std::string& bitmap = "") {
   return out;
 }
 
-std::string Bits(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
-}
-
 TEST(RegularTest, WithoutMissingPoints) {
   const std::string stream = Block<int32_t>(4, 10, 100) + Block<int32_t>(1, 0, -5) + Block<int32_t>(3, -3, 0);
   std::vector<int32_t> out(8);
@@ -67,7 +48,7 @@ TEST(RegularTest, WithoutMissingPoints) {
 TEST(RegularTest, WithMissingPoints) {
   // Grid of 12 points, step 1000 from 5000; present: 0, 1, 4, 8, 11 (bit 0 of byte 0 ... bit 3 of
   // byte 1): byte 0 = 0b0001'0011, byte 1 = 0b0000'1001.
-  const std::string stream = Block<int64_t>(12, 1000, 5000, Bits({0x13, 0x09}));
+  const std::string stream = Block<int64_t>(12, 1000, 5000, Bytes({0x13, 0x09}));
   std::vector<int64_t> out(5);
   auto consumed = DecodeRegularInt64s(stream, out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
@@ -77,7 +58,7 @@ TEST(RegularTest, WithMissingPoints) {
 
 TEST(RegularTest, FirstPointIsReturnedEvenIfBitZeroIsClear) {
   // Java's RegularDataDecoder returns g_0 for every block before consulting the bitmap.
-  const std::string stream = Block<int32_t>(3, 2, 1, Bits({0x04})) + Block<int32_t>(2, 1, 50);
+  const std::string stream = Block<int32_t>(3, 2, 1, Bytes({0x04})) + Block<int32_t>(2, 1, 50);
   std::vector<int32_t> out(4);
   ASSERT_TRUE(DecodeRegularInt32s(stream, out.size(), out.data()).ok());
   EXPECT_THAT(out, ElementsAre(1, 5, 50, 51));
@@ -89,7 +70,7 @@ TEST(RegularTest, WrapAround) {
   std::vector<int64_t> out(3);
   ASSERT_TRUE(DecodeRegularInt64s(stream, 3, out.data()).ok());
   EXPECT_THAT(out, ElementsAre(kMax, -2, kMax - 2));
-  const std::string missing = Block<int32_t>(9, std::numeric_limits<int32_t>::max(), 7, Bits({0x00, 0x01}));
+  const std::string missing = Block<int32_t>(9, std::numeric_limits<int32_t>::max(), 7, Bytes({0x00, 0x01}));
   std::vector<int32_t> ints(2);
   ASSERT_TRUE(DecodeRegularInt32s(missing, 2, ints.data()).ok());
   EXPECT_THAT(ints, ElementsAre(7, static_cast<int32_t>(7u + 8u * 0x7FFFFFFFu)));
@@ -105,23 +86,22 @@ TEST(RegularTest, CountEndingInsideABlock) {
 }
 
 TEST(RegularTest, EveryTruncatedPrefixIsDataLoss) {
-  const std::string stream = Block<int64_t>(12, 1000, 5000, Bits({0x13, 0x09})) + Block<int64_t>(2, 1, 1);
-  for (size_t len = 0; len < stream.size(); ++len) {
-    std::vector<int64_t> out(7);
-    ExpectDataLoss(DecodeRegularInt64s(ExactBytes(stream.substr(0, len)).view(), out.size(), out.data()));
-  }
+  const std::string stream = Block<int64_t>(12, 1000, 5000, Bytes({0x13, 0x09})) + Block<int64_t>(2, 1, 1);
+  std::vector<int64_t> out(7);
+  ExpectEveryProperPrefixIsDataLoss(
+      stream, [&](std::string_view prefix) { return DecodeRegularInt64s(prefix, out.size(), out.data()); });
 }
 
 TEST(RegularTest, MalformedBlocks) {
   int32_t out[8];
   ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(0, 1, 1), 1, out));
   ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(-3, 1, 1), 1, out));
-  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(1, 1, 1, Bits({0x01})), 1, out));  // missing needs n >= 2
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(1, 1, 1, Bytes({0x01})), 1, out));  // missing needs n >= 2
   // Last grid point not marked; bitmap shorter than the grid.
-  auto result = DecodeRegularInt32s(Block<int32_t>(4, 1, 1, Bits({0x07})), 1, out);
+  auto result = DecodeRegularInt32s(Block<int32_t>(4, 1, 1, Bytes({0x07})), 1, out);
   ExpectDataLoss(result);
   EXPECT_THAT(result.status().message(), HasSubstr("REGULAR INT32 bitmap at stream offset 0"));
-  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(9, 1, 1, Bits({0xFF})), 1, out));
+  ExpectDataLoss(DecodeRegularInt32s(Block<int32_t>(9, 1, 1, Bytes({0xFF})), 1, out));
   // Negative bitmap length.
   std::string negative = {1, '\xFF', '\xFF', '\xFF', '\xFF'};
   negative += Block<int32_t>(2, 1, 1).substr(1);

@@ -7,12 +7,8 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <memory>
-#include <random>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -20,6 +16,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -27,38 +24,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// MSB-first bit writer (§9.1 bit order).
-class BitWriter {
- public:
-  void Write(uint64_t value, int bits) {
-    for (int b = bits - 1; b >= 0; --b) PutBit((value >> b) & 1);
-  }
-  void PutBit(bool bit) {
-    if (bits_ % 8 == 0) bytes_.push_back('\0');
-    if (bit) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (bits_ % 8)));
-    ++bits_;
-  }
-  void WriteString(std::string_view bits) {
-    for (char c : bits) {
-      if (c == '0' || c == '1') PutBit(c == '1');
-    }
-  }
-  void PadToByte() { bits_ = (bits_ + 7) & ~size_t{7}; }
-  const std::string& bytes() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t bits_ = 0;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+using testing::Bits;
+using testing::BitsOf;
+using testing::BitWriter;
 
 template <typename T>
 struct Word {
@@ -66,17 +34,6 @@ struct Word {
   using U = std::conditional_t<kWidth == 32, uint32_t, uint64_t>;
   static constexpr int kLengthBits = kWidth == 32 ? 6 : 7;
 };
-
-template <typename T>
-typename Word<T>::U BitsOf(T v) {
-  return std::bit_cast<typename Word<T>::U>(v);
-}
-template <typename T>
-std::vector<typename Word<T>::U> BitsOf(const std::vector<T>& values) {
-  std::vector<typename Word<T>::U> bits;
-  for (T v : values) bits.push_back(BitsOf(v));
-  return bits;
-}
 
 // J: RLBE.calcFibonacci + flushSegment: Zeckendorf bits over 1, 2, 3, 5, ... least significant
 // first, then a closing '1'.
@@ -152,18 +109,8 @@ std::vector<T> JavaReadsBack(const std::vector<T>& values, size_t block_size = 1
   return out;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
-  return DecodeRlbeInt32s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
-  return DecodeRlbeInt64s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
-  return DecodeRlbeFloats(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
-  return DecodeRlbeDoubles(s, n, out);
-}
+constexpr testing::TypedDecoder Decode(DecodeRlbeInt32s, DecodeRlbeInt64s,
+                                       DecodeRlbeFloats, DecodeRlbeDoubles);
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values, size_t block_size = 10000) {
@@ -175,30 +122,10 @@ void ExpectRoundTrip(const std::vector<T>& values, size_t block_size = 10000) {
   EXPECT_EQ(BitsOf(got), BitsOf(JavaReadsBack(values, block_size)));
 }
 
+// FLOAT/DOUBLE walks from 2.0; integer steps of up to 1000 either way.
 template <typename T>
 std::vector<T> Walk(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> values;
-  if constexpr (std::is_floating_point_v<T>) {
-    double v = 2.0;
-    for (size_t i = 0; i < n; ++i) {
-      if (rng() % 4 != 0) v = std::round((v + (static_cast<double>(rng() % 201) - 100) / 100) * 100) / 100;
-      values.push_back(static_cast<T>(v));
-    }
-  } else {
-    using U = std::make_unsigned_t<T>;
-    U v = 1000;
-    for (size_t i = 0; i < n; ++i) {
-      switch (rng() % 4) {
-        case 0: break;
-        case 1: v += static_cast<U>(rng() % 1000); break;
-        case 2: v -= static_cast<U>(rng() % 1000); break;
-        default: v = static_cast<U>(rng()); break;
-      }
-      values.push_back(static_cast<T>(v));
-    }
-  }
-  return values;
+  return testing::RandomWalk<T>(n, seed, {.start = 2.0, .max_step_up = 1000, .max_step_down = 1000});
 }
 
 TEST(RlbeTest, ZeroCountReadsNothing) {
@@ -254,12 +181,6 @@ TEST(RlbeTest, JavaFloatingPointSummation) {
   ASSERT_TRUE(DecodeRlbeFloats(fenc, 2, f.data()).ok());
   EXPECT_EQ(std::bit_cast<uint32_t>(f[0]), 0x3C23D70Au);
   EXPECT_EQ(std::bit_cast<uint32_t>(f[1]), 0x3D4CCCCCu);
-}
-
-std::string Bits(std::string_view s) {
-  BitWriter w;
-  w.WriteString(s);
-  return w.bytes();
 }
 
 // Full-length words carry a cleared sign bit; the decoder subtracts 2^31 (§9.13).
@@ -343,19 +264,7 @@ TEST(RlbeTest, RejectsRunsBeyondTheBlock) {
 template <typename T>
 void ExpectTruncationDetected(const std::vector<T>& values, size_t block_size) {
   const std::string enc = EncodeRlbe(values, block_size);
-  std::vector<T> got(values.size());
-  for (size_t len = 0; len <= enc.size(); ++len) {
-    const std::unique_ptr<char[]> copy(new char[len == 0 ? 1 : len]);
-    std::memcpy(copy.get(), enc.data(), len);
-    absl::StatusOr<size_t> consumed = Decode(std::string_view(copy.get(), len), values.size(), got.data());
-    if (len < enc.size()) {
-      ASSERT_FALSE(consumed.ok()) << "prefix " << len;
-      EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss);
-    } else {
-      ASSERT_TRUE(consumed.ok()) << consumed.status();
-      EXPECT_EQ(BitsOf(got), BitsOf(JavaReadsBack(values, block_size)));
-    }
-  }
+  testing::ExpectTruncationDetected(Decode, enc, enc.size(), JavaReadsBack(values, block_size));
 }
 
 TEST(RlbeTest, TruncationAtEveryPrefix) {
@@ -453,14 +362,7 @@ constexpr uint64_t kRealDoubleValues[] = {
 
 template <typename T, typename Expected, size_t N>
 void ExpectRealVector(std::string_view hex, const Expected (&expected)[N]) {
-  const std::string stream = FromHex(hex);
-  std::vector<T> got(N);
-  absl::StatusOr<size_t> consumed = Decode(stream, N, got.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  std::vector<Expected> got_bits;
-  for (T v : got) got_bits.push_back(static_cast<Expected>(BitsOf(v)));
-  EXPECT_THAT(got_bits, ElementsAreArray(expected));
+  testing::ExpectDecodesToBits<T>(Decode, hex, expected);
 }
 
 TEST(RlbeTest, RealJavaPages) {
@@ -473,52 +375,11 @@ TEST(RlbeTest, RealJavaPages) {
 // Random bytes and corrupted valid streams: every outcome is a value or DataLoss, never a crash or
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(RlbeTest, GarbageNeverCrashes) {
-  std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {EncodeRlbe(Walk<int32_t>(100, 1), 30),
                                           EncodeRlbe(Walk<int64_t>(100, 2)),
                                           EncodeRlbe(Walk<float>(100, 3)),
                                           EncodeRlbe(Walk<double>(100, 4), 40)};
-  for (int iter = 0; iter < 3000; ++iter) {
-    std::string bytes;
-    if (iter % 2 == 0) {
-      bytes.resize(rng() % 200);
-      for (char& c : bytes) c = static_cast<char>(rng());
-    } else {
-      bytes = valid[rng() % valid.size()];
-      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0 && !bytes.empty(); --flips) {
-        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
-      }
-      bytes.resize(rng() % (bytes.size() + 1));
-    }
-    const std::unique_ptr<char[]> copy(new char[bytes.size() + 1]);
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    const std::string_view view(copy.get(), bytes.size());
-    const size_t count = rng() % 300;
-    {
-      std::vector<int32_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeRlbeInt32s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<int64_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeRlbeInt64s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<float> out(count);
-      const absl::StatusOr<size_t> r = DecodeRlbeFloats(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<double> out(count);
-      const absl::StatusOr<size_t> r = DecodeRlbeDoubles(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-  }
+  testing::ExpectGarbageNeverCrashes<int32_t, int64_t, float, double>(Decode, valid);
 }
 
 }  // namespace

@@ -3,17 +3,16 @@
 #include "tsread/encoding/rle.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -21,72 +20,15 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
-// IEEE bits): compares a whole page with the values the reference decoder read.
-template <typename T>
-uint64_t Fnv1a(const std::vector<T>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (T v : values) {
-    uint64_t bits;
-    if constexpr (std::is_same_v<T, float>) {
-      bits = std::bit_cast<uint32_t>(v);
-    } else if constexpr (std::is_same_v<T, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (bits >> (8 * i)) & 0xFF;
-      hash *= 0x100000001b3u;
-    }
-  }
-  return hash;
-}
-
-void PutUVar(std::string* out, uint32_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-// Appends `bits` bits of `value`, most significant first, to a byte string.
-class BitWriter {
- public:
-  void Put(uint64_t value, int bits) {
-    for (int i = bits - 1; i >= 0; --i) {
-      if (used_ % 8 == 0) bytes_.push_back(0);
-      if ((value >> i) & 1) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (used_ % 8)));
-      ++used_;
-    }
-  }
-  std::string Finish() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t used_ = 0;
-};
+using testing::BitWriter;
+using testing::Bytes;
+using testing::ExactBytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
+using testing::Fnv1a;
+using testing::FromHex;
+using testing::PutUVar;
 
 // Builds one RLE package (§9.3) and remembers the values it stands for.
 class PackageWriter {
@@ -114,8 +56,8 @@ class PackageWriter {
     PutUVar(&payload_, static_cast<uint32_t>(groups << 1 | 1));
     payload_.push_back(static_cast<char>(values.size() - (groups - 1) * 8));
     BitWriter bits;
-    for (size_t i = 0; i < groups * 8; ++i) bits.Put(i < values.size() ? values[i] : 0, bit_width_);
-    payload_ += bits.Finish();
+    for (size_t i = 0; i < groups * 8; ++i) bits.Write(i < values.size() ? values[i] : 0, bit_width_);
+    payload_ += bits.bytes();
     values_.insert(values_.end(), values.begin(), values.end());
     return *this;
   }
@@ -133,12 +75,6 @@ class PackageWriter {
   std::string payload_;
   std::vector<uint64_t> values_;
 };
-
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
 
 std::vector<int32_t> AsInt32s(const std::vector<uint64_t>& v) {
   std::vector<int32_t> out;
@@ -330,10 +266,6 @@ TEST(RleTest, ZeroCountReadsNothing) {
 
 // --- Errors ---------------------------------------------------------------------------------------
 
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
-}
-
 TEST(RleTest, EveryTruncatedPrefixIsDataLoss) {
   PackageWriter a(9, false);
   a.Run(300, 12).Packed({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
@@ -341,16 +273,15 @@ TEST(RleTest, EveryTruncatedPrefixIsDataLoss) {
   b.Packed({1, 2, 3}).Run(uint64_t{1} << 32, 9);
   const std::string ints = a.Package() + a.Package();
   const std::string longs = b.Package() + b.Package();
-  for (size_t len = 0; len < ints.size(); ++len) {
-    std::vector<int32_t> out(2 * a.values().size());
-    ExpectDataLoss(DecodeRleInt32s(ExactBytes(ints.substr(0, len)).view(), out.size(), out.data()));
-    std::vector<uint8_t> bools(out.size());
-    ExpectDataLoss(DecodeRleBooleans(ExactBytes(ints.substr(0, len)).view(), bools.size(), bools.data()));
-  }
-  for (size_t len = 0; len < longs.size(); ++len) {
-    std::vector<int64_t> out(2 * b.values().size());
-    ExpectDataLoss(DecodeRleInt64s(ExactBytes(longs.substr(0, len)).view(), out.size(), out.data()));
-  }
+  std::vector<int32_t> out(2 * a.values().size());
+  ExpectEveryProperPrefixIsDataLoss(
+      ints, [&](std::string_view prefix) { return DecodeRleInt32s(prefix, out.size(), out.data()); });
+  std::vector<uint8_t> bools(out.size());
+  ExpectEveryProperPrefixIsDataLoss(
+      ints, [&](std::string_view prefix) { return DecodeRleBooleans(prefix, bools.size(), bools.data()); });
+  std::vector<int64_t> out64(2 * b.values().size());
+  ExpectEveryProperPrefixIsDataLoss(
+      longs, [&](std::string_view prefix) { return DecodeRleInt64s(prefix, out64.size(), out64.data()); });
 }
 
 TEST(RleTest, MoreValuesRequestedThanTheStreamHolds) {
@@ -415,9 +346,9 @@ TEST(RleTest, UnpackBitPackedGroupsEveryWidth) {
   for (int w = 0; w <= 64; ++w) {
     const std::vector<uint64_t> values = RandomValues(&rng, 24, w);
     BitWriter bits;
-    for (uint64_t v : values) bits.Put(v, w);
+    for (uint64_t v : values) bits.Write(v, w);
     // Exactly 3 * w bytes, in a buffer of that size so that ASan sees any overread.
-    const std::string packed = bits.Finish();
+    const std::string packed = bits.bytes();
     ASSERT_EQ(packed.size(), static_cast<size_t>(3 * w));
     std::vector<uint8_t> exact(packed.begin(), packed.end());
     std::vector<uint64_t> out64(24);
@@ -449,35 +380,35 @@ TEST(RleTest, RealPageBooleans) {
   EXPECT_EQ(Fnv1a(out), 0xb6d84026a3156285u);
 }
 
+// DecodeRleInt32s without its `offset` argument.
+absl::StatusOr<size_t> RleInt32s(std::string_view stream, size_t count, int32_t* out) {
+  return DecodeRleInt32s(stream, count, out);
+}
+
 // table_enc_RLE.tsfile, column f_date (DATE, RLE): its smallest page, 65 values in 8 bytes.
 TEST(RleTest, RealPageDates) {
-  const std::string stream = FromHex("071982016cda3401");
-  std::vector<int32_t> out(65);
-  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), 20241004);
-  EXPECT_EQ(out.back(), 20241004);
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 20241004);
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 20241004);
-  EXPECT_EQ(Fnv1a(out), 0xe744ea7a090de9bcu);
+  ExpectRealPage<int32_t>(RleInt32s, {.hex = "071982016cda3401",
+                                      .count = 65,
+                                      .first = 20241004,
+                                      .last = 20241004,
+                                      .min = 20241004,
+                                      .max = 20241004,
+                                      .fnv1a = 0xe744ea7a090de9bcu});
 }
 
 // table_enc_RLE.tsfile, column f_int32 (INT32, RLE): its smallest page, 73 values in 97 bytes.
 TEST(RleTest, RealPageInt32s) {
-  const std::string stream = FromHex(
-      "600b0b0888911226c4d89b13627c4f89f13e27c4f89f13e29c538bb1762ec678cf19e37c6e8d11a634c698d31b633c67"
-      "8c719a334668cd19a3346616660407068cf19e31c6b8c718e3145a8b515e2bc578af14a2944a88710e21c4c899110000"
-      "00");
-  std::vector<int32_t> out(73);
-  auto consumed = DecodeRleInt32s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), 1092);
-  EXPECT_EQ(out.back(), 1092);
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 1091);
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 1135);
-  EXPECT_EQ(Fnv1a(out), 0x62645993f158ca7bu);
+  ExpectRealPage<int32_t>(
+      RleInt32s,
+      {.hex = "600b0b0888911226c4d89b13627c4f89f13e27c4f89f13e29c538bb1762ec678cf19e37c6e8d11a634c698d31b633c67"
+              "8c719a334668cd19a3346616660407068cf19e31c6b8c718e3145a8b515e2bc578af14a2944a88710e21c4c899110000"
+              "00",
+       .count = 73,
+       .first = 1092,
+       .last = 1092,
+       .min = 1091,
+       .max = 1135,
+       .fnv1a = 0x62645993f158ca7bu});
 }
 
 }  // namespace

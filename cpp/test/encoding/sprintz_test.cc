@@ -7,9 +7,7 @@
 #include <bit>
 #include <climits>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -18,6 +16,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -25,44 +24,10 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// MSB-first bit writer (§9.1 bit order).
-class BitWriter {
- public:
-  void Write(uint64_t value, int bits) {
-    for (int b = bits - 1; b >= 0; --b) PutBit((value >> b) & 1);
-  }
-  void PutBit(bool bit) {
-    if (bits_ % 8 == 0) bytes_.push_back('\0');
-    if (bit) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (bits_ % 8)));
-    ++bits_;
-  }
-  const std::string& bytes() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t bits_ = 0;
-};
-
-void PutUVar(std::string* out, uint32_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-void PutBigEndian(std::string* out, uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+using testing::BitsOf;
+using testing::BitWriter;
+using testing::PutBigEndian;
+using testing::PutUVar;
 
 // Per type: predictor word and Java's fire constants (IntFire(2)/bitWidth 8, LongFire(3)/16).
 template <typename T>
@@ -73,11 +38,6 @@ struct Word {
   static constexpr int kShift = kWidth == 32 ? 2 : 3;
   static constexpr int kFireBits = kWidth == 32 ? 8 : 16;
 };
-
-template <typename T>
-typename Word<T>::U BitsOf(T v) {
-  return std::bit_cast<typename Word<T>::U>(v);
-}
 
 // Java's *SprintzEncoder: full blocks of 9 (first raw + 8 fire residuals mapped by
 // err <= 0 ? -2*err : 2*err - 1, Java-int/long wrapping, bit-packed at their max bit width),
@@ -147,25 +107,8 @@ std::string EncodeSprintz(const std::vector<T>& values) {
   return out;
 }
 
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int32_t* out) {
-  return DecodeSprintzInt32s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, int64_t* out) {
-  return DecodeSprintzInt64s(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, float* out) {
-  return DecodeSprintzFloats(s, n, out);
-}
-absl::StatusOr<size_t> Decode(std::string_view s, size_t n, double* out) {
-  return DecodeSprintzDoubles(s, n, out);
-}
-
-template <typename T>
-std::vector<typename Word<T>::U> BitsOf(const std::vector<T>& values) {
-  std::vector<typename Word<T>::U> bits;
-  for (T v : values) bits.push_back(BitsOf(v));
-  return bits;
-}
+constexpr testing::TypedDecoder Decode(DecodeSprintzInt32s, DecodeSprintzInt64s,
+                                       DecodeSprintzFloats, DecodeSprintzDoubles);
 
 template <typename T>
 void ExpectRoundTrip(const std::vector<T>& values) {
@@ -269,19 +212,7 @@ TEST(SprintzTest, CountEndingInsideABlockConsumesTheBlock) {
 template <typename T>
 void ExpectTruncationDetected(const std::vector<T>& values) {
   const std::string enc = EncodeSprintz(values);
-  std::vector<T> got(values.size());
-  for (size_t len = 0; len <= enc.size(); ++len) {
-    const std::unique_ptr<char[]> copy(new char[len == 0 ? 1 : len]);
-    std::memcpy(copy.get(), enc.data(), len);
-    absl::StatusOr<size_t> consumed = Decode(std::string_view(copy.get(), len), values.size(), got.data());
-    if (len < enc.size()) {
-      ASSERT_FALSE(consumed.ok()) << "prefix " << len;
-      EXPECT_EQ(consumed.status().code(), absl::StatusCode::kDataLoss) << consumed.status();
-    } else {
-      ASSERT_TRUE(consumed.ok()) << consumed.status();
-      EXPECT_EQ(BitsOf(got), BitsOf(values));
-    }
-  }
+  testing::ExpectTruncationDetected(Decode, enc, enc.size(), values);
 }
 
 TEST(SprintzTest, TruncationAtEveryPrefix) {
@@ -448,22 +379,11 @@ constexpr uint64_t kQuirkDoubleValues[] = {
 // -2.6497964046558953, 1.02, 0.4, 2.33, 2.2, 0.84, 0.01, 0.7, 2.1261120605483885,
 // 3.0656919900644923, 2.93, 2.19, 1.34, 1.27, 1.26, 1.28, 0.83, 0.29, 0.6368736267089844)
 
+// The RLE tail package of integers is read whole; a Java GORILLA tail (FLOAT/DOUBLE) still holds
+// the sentinel, padding and the extra byte after the values.
 template <typename T, typename Expected, size_t N>
 void ExpectRealVector(std::string_view hex, const Expected (&expected)[N]) {
-  const std::string stream = FromHex(hex);
-  std::vector<T> got(N);
-  absl::StatusOr<size_t> consumed = Decode(stream, N, got.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  if (std::is_integral_v<T>) {
-    EXPECT_EQ(*consumed, stream.size());  // the RLE tail package is read whole
-  } else {
-    // A Java GORILLA tail still holds the sentinel, padding and the extra byte after the values.
-    EXPECT_LE(*consumed, stream.size());
-    EXPECT_GE(*consumed + 10, stream.size());
-  }
-  std::vector<Expected> got_bits;
-  for (T v : got) got_bits.push_back(static_cast<Expected>(BitsOf(v)));
-  EXPECT_THAT(got_bits, ElementsAreArray(expected));
+  testing::ExpectDecodesToBits<T>(Decode, hex, expected, /*may_leave_unread=*/std::is_integral_v<T> ? 0 : 10);
 }
 
 TEST(SprintzTest, RealJavaPages) {
@@ -481,52 +401,11 @@ TEST(SprintzTest, RealJavaDoubleBlocksWithSignedResiduals) {
 // Random bytes and corrupted valid streams: every outcome is a value or DataLoss, never a crash or
 // an out-of-bounds read (run under ASan/UBSan).
 TEST(SprintzTest, GarbageNeverCrashes) {
-  std::mt19937_64 rng(99);
   const std::vector<std::string> valid = {EncodeSprintz(Walk<int32_t>(100, 1)),
                                           EncodeSprintz(Walk<int64_t>(100, 2)),
                                           EncodeSprintz(Walk<float>(100, 3)),
                                           EncodeSprintz(Walk<double>(100, 4))};
-  for (int iter = 0; iter < 3000; ++iter) {
-    std::string bytes;
-    if (iter % 2 == 0) {
-      bytes.resize(rng() % 200);
-      for (char& c : bytes) c = static_cast<char>(rng());
-    } else {
-      bytes = valid[rng() % valid.size()];
-      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0 && !bytes.empty(); --flips) {
-        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
-      }
-      bytes.resize(rng() % (bytes.size() + 1));
-    }
-    const std::unique_ptr<char[]> copy(new char[bytes.size() + 1]);
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    const std::string_view view(copy.get(), bytes.size());
-    const size_t count = rng() % 300;
-    {
-      std::vector<int32_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeSprintzInt32s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<int64_t> out(count);
-      const absl::StatusOr<size_t> r = DecodeSprintzInt64s(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<float> out(count);
-      const absl::StatusOr<size_t> r = DecodeSprintzFloats(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-    {
-      std::vector<double> out(count);
-      const absl::StatusOr<size_t> r = DecodeSprintzDoubles(view, count, out.data());
-      if (!r.ok()) EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
-      else EXPECT_LE(*r, view.size());
-    }
-  }
+  testing::ExpectGarbageNeverCrashes<int32_t, int64_t, float, double>(Decode, valid);
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include "tsread/encoding/ts2diff.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -15,6 +14,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -22,73 +22,13 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
-// IEEE bits): compares a whole page with the values the reference decoder read.
-template <typename T>
-uint64_t Fnv1a(const std::vector<T>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (T v : values) {
-    uint64_t bits;
-    if constexpr (std::is_same_v<T, float>) {
-      bits = std::bit_cast<uint32_t>(v);
-    } else if constexpr (std::is_same_v<T, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (bits >> (8 * i)) & 0xFF;
-      hash *= 0x100000001b3u;
-    }
-  }
-  return hash;
-}
-
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
-
-void PutBigEndian(std::string* out, uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-
-class BitWriter {
- public:
-  void Put(uint64_t value, int bits) {
-    for (int i = bits - 1; i >= 0; --i) {
-      if (used_ % 8 == 0) bytes_.push_back(0);
-      if ((value >> i) & 1) bytes_.back() = static_cast<char>(bytes_.back() | (0x80 >> (used_ % 8)));
-      ++used_;
-    }
-  }
-  std::string Finish() const { return bytes_; }
-
- private:
-  std::string bytes_;
-  size_t used_ = 0;
-};
+using testing::BitWriter;
+using testing::Bytes;
+using testing::ExactBytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
+using testing::PutBigEndian;
 
 int BitLength(uint64_t v) { return v == 0 ? 0 : 64 - __builtin_clzll(v); }
 
@@ -119,8 +59,8 @@ std::string Encode(const std::vector<T>& values, std::vector<int>* widths = null
     PutBigEndian(&out, static_cast<Word>(min_delta), kBytes);
     PutBigEndian(&out, static_cast<Word>(values[start]), kBytes);
     BitWriter bits;
-    for (Word d : deltas) bits.Put(d, w);
-    out += bits.Finish();
+    for (Word d : deltas) bits.Write(d, w);
+    out += bits.bytes();
     start += n + 1;
   }
   return out;
@@ -143,10 +83,6 @@ void ExpectRoundTrip(const std::vector<T>& values, size_t block = 128) {
   ASSERT_TRUE(consumed.ok()) << consumed.status();
   EXPECT_EQ(*consumed, stream.size());
   EXPECT_THAT(out, ElementsAreArray(values));
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
 }
 
 constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();
@@ -327,16 +263,14 @@ TEST(Ts2DiffTest, EveryTruncatedPrefixIsDataLoss) {
   std::mt19937_64 rng(3);
   const std::vector<int32_t> ints = SeriesOfWidth<int32_t>(&rng, 13, 140);
   const std::string s32 = Encode(ints);
-  for (size_t len = 0; len < s32.size(); ++len) {
-    std::vector<int32_t> out(ints.size());
-    ExpectDataLoss(DecodeTs2DiffInt32s(ExactBytes(s32.substr(0, len)).view(), out.size(), out.data()));
-  }
+  std::vector<int32_t> out32(ints.size());
+  ExpectEveryProperPrefixIsDataLoss(
+      s32, [&](std::string_view prefix) { return DecodeTs2DiffInt32s(prefix, out32.size(), out32.data()); });
   const std::vector<int64_t> longs = SeriesOfWidth<int64_t>(&rng, 45, 140);
   const std::string s64 = Encode(longs);
-  for (size_t len = 0; len < s64.size(); ++len) {
-    std::vector<int64_t> out(longs.size());
-    ExpectDataLoss(DecodeTs2DiffInt64s(ExactBytes(s64.substr(0, len)).view(), out.size(), out.data()));
-  }
+  std::vector<int64_t> out64(longs.size());
+  ExpectEveryProperPrefixIsDataLoss(
+      s64, [&](std::string_view prefix) { return DecodeTs2DiffInt64s(prefix, out64.size(), out64.data()); });
 }
 
 TEST(Ts2DiffTest, MoreValuesRequestedThanTheStreamHolds) {
@@ -394,87 +328,82 @@ TEST(Ts2DiffTest, NestedOffsetsInMessages) {
 // reader (tools/pyref). Expected: the page statistics Java wrote (first, last, min, max; the number
 // of trues for BOOLEAN) and an FNV-1a hash of the values pyref decodes from the same bytes.
 
+// Decode without its `offset` argument.
+constexpr auto kDecode = [](std::string_view stream, size_t count, auto* out) { return Decode(stream, count, out); };
+
 // table_enc_TS_2DIFF.tsfile, column f_date (DATE, TS_2DIFF): its smallest page, 474 values in 91 bytes.
 TEST(Ts2DiffTest, RealPageDates) {
-  const std::string stream = FromHex(
-      "0000008000000000000000000134d74f0000008000000001000000000134d74f00080000000000000000008000000000"
-      "0000008000000000000000000134d7510000005600000001000000000134d7510000000002000000000000");
-  std::vector<int32_t> out(474);
-  auto consumed = DecodeTs2DiffInt32s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), 20240207);
-  EXPECT_EQ(out.back(), 20240210);
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), 20240207);
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), 20240210);
-  EXPECT_EQ(Fnv1a(out), 0x1c7e51d6972f5d11u);
+  ExpectRealPage<int32_t>(
+      kDecode,
+      {.hex = "0000008000000000000000000134d74f0000008000000001000000000134d74f00080000000000000000008000000000"
+              "0000008000000000000000000134d7510000005600000001000000000134d7510000000002000000000000",
+       .count = 474,
+       .first = 20240207,
+       .last = 20240210,
+       .min = 20240207,
+       .max = 20240210,
+       .fnv1a = 0x1c7e51d6972f5d11u});
 }
 
 // table_enc_TS_2DIFF.tsfile, column f_int64 (INT64, TS_2DIFF): its smallest page, 223 values in 226 bytes.
 TEST(Ts2DiffTest, RealPageInt64s) {
-  const std::string stream = FromHex(
-      "00000080000000060000000000000002000000e8d4ab53e20ee00e9611d826e6416e121abe619e26391740e868485ba6"
-      "88fb550445c785e3a9aa2a480659a091e6d46e44004e90203c45469a46009c685a81d3503e286eb5c6484517e485e825"
-      "728648becbad8e421b94b66b5627472e16132192593648980000005d000000070000000000000000000000e8d4ab6177"
-      "625caa6065c1255e8c8312ec4c21225cc0810bd08b221d0203e9c2ab0e7d6274b1d01460808ab9051800489ca8738406"
-      "03244c41c1254aab1e40b082ab05802e78d84027d381148d72634555280421322200");
-  std::vector<int64_t> out(223);
-  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), int64_t{1000000410594});
-  EXPECT_EQ(out.back(), int64_t{1000000416459});
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1000000410594});
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1000000416459});
-  EXPECT_EQ(Fnv1a(out), 0x1481c4adf81e2ec3u);
+  ExpectRealPage<int64_t>(
+      kDecode,
+      {.hex = "00000080000000060000000000000002000000e8d4ab53e20ee00e9611d826e6416e121abe619e26391740e868485ba6"
+              "88fb550445c785e3a9aa2a480659a091e6d46e44004e90203c45469a46009c685a81d3503e286eb5c6484517e485e825"
+              "728648becbad8e421b94b66b5627472e16132192593648980000005d000000070000000000000000000000e8d4ab6177"
+              "625caa6065c1255e8c8312ec4c21225cc0810bd08b221d0203e9c2ab0e7d6274b1d01460808ab9051800489ca8738406"
+              "03244c41c1254aab1e40b082ab05802e78d84027d381148d72634555280421322200",
+       .count = 223,
+       .first = int64_t{1000000410594},
+       .last = int64_t{1000000416459},
+       .min = int64_t{1000000410594},
+       .max = int64_t{1000000416459},
+       .fnv1a = 0x1481c4adf81e2ec3u});
 }
 
 // table_enc_TS_2DIFF.tsfile, column f_timestamp (TIMESTAMP, TS_2DIFF): its smallest page, 116 values in 298
 // bytes.
 TEST(Ts2DiffTest, RealPageTimestamps) {
-  const std::string stream = FromHex(
-      "0000007300000013ffffffffffff3d830000018bd007122c19b264c7c0837900b3a28dec401d0091d0d363144ea4c97c"
-      "8ab102ab01a51e481ec6ecf8a1221e3c80ada0946588bac22c7a423a85b3a8854826db22ed2c456e8a15626a1e03b1c9"
-      "cce88700278b030b4416108ff0e258f218b7c906088a2119bf03048052e10d7fb1fd0e310bc48f6074812b72a367e022"
-      "7c8d43b0c1b848d084e730a7b82ee9c38bdc47ef8eb461b84c1cd5c2f508daf1124fe400c4b094021132665e335e068c"
-      "608b9925c842ddb82e500ea8e23aac04164695d8c9d71bcdc462d082ba800002b8ce35af8166b97e190a445c261c368f"
-      "113480a55e5393c7a7708989207e40ec5c62398de7726e2435844218c0e940152202d68050b11791c0513e316784a4e9"
-      "38cd1a7fc190047fd502");
-  std::vector<int64_t> out(116);
-  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), int64_t{1700002206252});
-  EXPECT_EQ(out.back(), int64_t{1700002742607});
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1700002206252});
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1700002766698});
-  EXPECT_EQ(Fnv1a(out), 0x49b614256d77288au);
+  ExpectRealPage<int64_t>(
+      kDecode,
+      {.hex = "0000007300000013ffffffffffff3d830000018bd007122c19b264c7c0837900b3a28dec401d0091d0d363144ea4c97c"
+              "8ab102ab01a51e481ec6ecf8a1221e3c80ada0946588bac22c7a423a85b3a8854826db22ed2c456e8a15626a1e03b1c9"
+              "cce88700278b030b4416108ff0e258f218b7c906088a2119bf03048052e10d7fb1fd0e310bc48f6074812b72a367e022"
+              "7c8d43b0c1b848d084e730a7b82ee9c38bdc47ef8eb461b84c1cd5c2f508daf1124fe400c4b094021132665e335e068c"
+              "608b9925c842ddb82e500ea8e23aac04164695d8c9d71bcdc462d082ba800002b8ce35af8166b97e190a445c261c368f"
+              "113480a55e5393c7a7708989207e40ec5c62398de7726e2435844218c0e940152202d68050b11791c0513e316784a4e9"
+              "38cd1a7fc190047fd502",
+       .count = 116,
+       .first = int64_t{1700002206252},
+       .last = int64_t{1700002742607},
+       .min = int64_t{1700002206252},
+       .max = int64_t{1700002766698},
+       .fnv1a = 0x49b614256d77288au});
 }
 
 // table_enc_TS_2DIFF.tsfile, column time (time, TS_2DIFF): its smallest page, 500 values in 654 bytes.
 TEST(Ts2DiffTest, RealPageTimeColumn) {
-  const std::string stream = FromHex(
-      "000000800000000900000000000003330000018bd021e8485aad56ab55cac56ab55aad56ab55aad56ab55aad56ab55aa"
-      "d56a00b52d56ab56ba4d6ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab5"
-      "5a816cab55aad56ab55aad64a455aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad5c08a5aad56ab55aad56"
-      "ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab50000008000000009000000000000032c0000018bd023e030"
-      "5e215e6bc5e2f178bc5e2f222675e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f17"
-      "800bc2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f23e595e2f178bc463b178bc5e2"
-      "f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc"
-      "000000800000000900000000000003210000018bd025d81863b1d8ec763a5deec763b1d8ec763b1d8ec763b1d8ec763b"
-      "1d8ec763b1d8ec70a5e98ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1c018e"
-      "63b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8e549d31d8ec763b1d8ec763b1d8"
-      "ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec70000007000000009000000000000035a0000018bd027d000"
-      "472391c8e472391c8e8e0011c8e4737c7a8e472391c8e472391c8e472391c8e472391c8e472391c8e472391c8e472391"
-      "c8e472391c8e472391c8e472391c8e472391c8e47348948e472391c8e472391c8e472391c8e472391c8e09c251c8e472"
-      "391c8e472391c8e472391c8e223611c8e472391492472391c8e472391c8e");
-  std::vector<int64_t> out(500);
-  auto consumed = DecodeTs2DiffInt64s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), int64_t{1700003965000});
-  EXPECT_EQ(out.back(), int64_t{1700004464000});
-  EXPECT_EQ(Fnv1a(out), 0x9da69fa039d39075u);
+  ExpectRealPage<int64_t>(
+      kDecode,
+      {.hex = "000000800000000900000000000003330000018bd021e8485aad56ab55cac56ab55aad56ab55aad56ab55aad56ab55aa"
+              "d56a00b52d56ab56ba4d6ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab5"
+              "5a816cab55aad56ab55aad64a455aad56ab55aad56ab55aad56ab55aad56ab55aad56ab55aad5c08a5aad56ab55aad56"
+              "ab55aad56ab55aad56ab55aad56ab55aad56ab55aad56ab50000008000000009000000000000032c0000018bd023e030"
+              "5e215e6bc5e2f178bc5e2f222675e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f17"
+              "800bc2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f23e595e2f178bc463b178bc5e2"
+              "f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc5e2f178bc"
+              "000000800000000900000000000003210000018bd025d81863b1d8ec763a5deec763b1d8ec763b1d8ec763b1d8ec763b"
+              "1d8ec763b1d8ec70a5e98ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1c018e"
+              "63b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8e549d31d8ec763b1d8ec763b1d8"
+              "ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec763b1d8ec70000007000000009000000000000035a0000018bd027d000"
+              "472391c8e472391c8e8e0011c8e4737c7a8e472391c8e472391c8e472391c8e472391c8e472391c8e472391c8e472391"
+              "c8e472391c8e472391c8e472391c8e472391c8e47348948e472391c8e472391c8e472391c8e472391c8e09c251c8e472"
+              "391c8e472391c8e472391c8e223611c8e472391492472391c8e472391c8e",
+       .count = 500,
+       .first = int64_t{1700003965000},
+       .last = int64_t{1700004464000},
+       .fnv1a = 0x9da69fa039d39075u});
 }
 
 }  // namespace

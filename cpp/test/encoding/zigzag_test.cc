@@ -1,17 +1,15 @@
 // ZIGZAG (§9.8) decoder tests: hand-written bytes and a test-only package writer.
 #include "tsread/encoding/zigzag.h"
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 
 namespace tsread {
 namespace {
@@ -19,61 +17,11 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// A heap copy of exactly the bytes of `s` (no terminator, no spare capacity), so that ASan
-// reports any read past the end of the stream.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view s) : bytes_(s.begin(), s.end()) {}
-  std::string_view view() const { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  std::vector<char> bytes_;
-};
-
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-// FNV-1a over each value as 8 little-endian bytes (integers sign-extended, FLOAT/DOUBLE as their
-// IEEE bits): compares a whole page with the values the reference decoder read.
-template <typename T>
-uint64_t Fnv1a(const std::vector<T>& values) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (T v : values) {
-    uint64_t bits;
-    if constexpr (std::is_same_v<T, float>) {
-      bits = std::bit_cast<uint32_t>(v);
-    } else if constexpr (std::is_same_v<T, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (bits >> (8 * i)) & 0xFF;
-      hash *= 0x100000001b3u;
-    }
-  }
-  return hash;
-}
-
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string s;
-  for (int b : bytes) s.push_back(static_cast<char>(b));
-  return s;
-}
-
-void PutUVar(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
+using testing::Bytes;
+using testing::ExpectDataLoss;
+using testing::ExpectEveryProperPrefixIsDataLoss;
+using testing::ExpectRealPage;
+using testing::PutUVar;
 
 // One package: uvar byteLen, uvar count, zig-zag varints (Java's Int/LongZigzagEncoder).
 std::string Package(const std::vector<int64_t>& values) {
@@ -86,10 +34,6 @@ std::string Package(const std::vector<int64_t>& values) {
   PutUVar(&out, body.size());
   PutUVar(&out, values.size());
   return out + body;
-}
-
-void ExpectDataLoss(const absl::StatusOr<size_t>& result) {
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss) << result.status();
 }
 
 constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();
@@ -147,10 +91,9 @@ TEST(ZigzagTest, MultiplePackagesAndCountInsideAPackage) {
 
 TEST(ZigzagTest, EveryTruncatedPrefixIsDataLoss) {
   const std::string stream = Package({1, -300, kLongMin}) + Package({kLongMax, 5});
-  for (size_t len = 0; len < stream.size(); ++len) {
-    std::vector<int64_t> out(5);
-    ExpectDataLoss(DecodeZigzagInt64s(ExactBytes(stream.substr(0, len)).view(), 5, out.data()));
-  }
+  std::vector<int64_t> out(5);
+  ExpectEveryProperPrefixIsDataLoss(stream,
+                                    [&](std::string_view prefix) { return DecodeZigzagInt64s(prefix, 5, out.data()); });
 }
 
 TEST(ZigzagTest, MoreValuesRequestedThanTheStreamHolds) {
@@ -192,35 +135,33 @@ TEST(ZigzagTest, ZeroCountReadsNothing) {
 // table_enc_ZIGZAG.tsfile, column f_timestamp (TIMESTAMP, ZIGZAG): its smallest page, 146 values in 880
 // bytes.
 TEST(ZigzagTest, RealPageTimestamps) {
-  const std::string stream = FromHex(
-      "ec069201b8d18a82fa62bac78b82fa62f4978d82fa6292ca8982fa62a89c8a82fa62ee8d8a82fa62fa958d82fa62d6ec"
-      "8a82fa62eec88c82fa629cef8c82fa62fcea8a82fa62deac9082fa62e2cc8b82fa6294fc8a82fa62e8899182fa6294a5"
-      "8e82fa628ca58e82fa62a89c9182fa62e4998e82fa629ac08a82fa6284b98f82fa6294ee8f82fa62c8ca8b82fa62f8b8"
-      "8c82fa62d6b88f82fa62b8d99082fa62c8c69082fa629ca58e82fa628acf9282fa6290a08d82fa628eb79182fa62c289"
-      "9182fa62f0989182fa62b0ca9182fa62b4e78d82fa62d6dd8e82fa62c2aa8e82fa62bea19082fa62aea39382fa62a8b0"
-      "9382fa6296f29282fa62e48c9282fa6288958e82fa62e0ac8f82fa62a6b09082fa62b8d59082fa62b8998f82fa62fad9"
-      "9282fa62d4f29482fa62a0e09282fa62acb88f82fa62dcee8e82fa629e849382fa62f2a19582fa62b6e48f82fa62b6df"
-      "9582fa62e0a99082fa62cc8f9282fa62e8e69082fa62e8fb9182fa62bcf19682fa62c8cb9382fa62f8eb9082fa62f0d9"
-      "9282fa62f4ef9582fa62f0e19682fa62a4989882fa62d6c89582fa6280ee9682fa62e4c59382fa6290ad9382fa62f8b8"
-      "9882fa62ae899782fa62aecb9682fa62f2899782fa6296bf9682fa62eee19582fa6298929982fa62ecf69482fa62e2eb"
-      "9382fa6288ac9682fa62f8e49782fa62c4a19982fa6284dc9582fa62d0999882fa62dc939782fa62dce69782fa62dee0"
-      "9582fa62b4b29782fa62b8d69782fa62b2be9682fa62fab39582fa62e6fc9682fa62cefa9882fa6284e29682fa6282cb"
-      "9682fa62eaa19b82fa62d8e39582fa62a8a09882fa62d8bf9782fa62c4f09582fa62a48b9982fa628ae89b82fa62b8bf"
-      "9b82fa62a4b29a82fa628aff9a82fa62869d9782fa628e9b9882fa6290b09d82fa62c4b69c82fa62ec9c9b82fa6296d9"
-      "9c82fa6294919782fa62b6b89d82fa628cbc9782fa62f8e29d82fa62ecb59782fa62e2b89e82fa62c6fb9c82fa62a0e0"
-      "9b82fa62eaa59c82fa62b8c99c82fa62d4e19882fa629e9c9f82fa62b2cb9c82fa62bc839982fa62d2cf9982fa6284fb"
-      "9f82fa62d2ac9d82fa62b0a99982fa62bee29f82fa62faa19f82fa62bed69a82fa62a0ee9d82fa62a6c69d82fa62dee0"
-      "9f82fa62f2f8a082fa62f6c49f82fa62e0ad9a82fa62a6bf9b82fa62a493a182fa62e6889d82fa62b0a79d82fa62f489"
-      "9f82fa62eeba9e82fa62a8a39b82fa62");
-  std::vector<int64_t> out(146);
-  auto consumed = DecodeZigzagInt64s(ExactBytes(stream).view(), out.size(), out.data());
-  ASSERT_TRUE(consumed.ok()) << consumed.status();
-  EXPECT_EQ(*consumed, stream.size());
-  EXPECT_EQ(out.front(), int64_t{1700003927132});
-  EXPECT_EQ(out.back(), int64_t{1700004063444});
-  EXPECT_EQ(*std::min_element(out.begin(), out.end()), int64_t{1700003918473});
-  EXPECT_EQ(*std::max_element(out.begin(), out.end()), int64_t{1700004111570});
-  EXPECT_EQ(Fnv1a(out), 0xd7021ebb374ed528u);
+  ExpectRealPage<int64_t>(
+      DecodeZigzagInt64s,
+      {.hex = "ec069201b8d18a82fa62bac78b82fa62f4978d82fa6292ca8982fa62a89c8a82fa62ee8d8a82fa62fa958d82fa62d6ec"
+              "8a82fa62eec88c82fa629cef8c82fa62fcea8a82fa62deac9082fa62e2cc8b82fa6294fc8a82fa62e8899182fa6294a5"
+              "8e82fa628ca58e82fa62a89c9182fa62e4998e82fa629ac08a82fa6284b98f82fa6294ee8f82fa62c8ca8b82fa62f8b8"
+              "8c82fa62d6b88f82fa62b8d99082fa62c8c69082fa629ca58e82fa628acf9282fa6290a08d82fa628eb79182fa62c289"
+              "9182fa62f0989182fa62b0ca9182fa62b4e78d82fa62d6dd8e82fa62c2aa8e82fa62bea19082fa62aea39382fa62a8b0"
+              "9382fa6296f29282fa62e48c9282fa6288958e82fa62e0ac8f82fa62a6b09082fa62b8d59082fa62b8998f82fa62fad9"
+              "9282fa62d4f29482fa62a0e09282fa62acb88f82fa62dcee8e82fa629e849382fa62f2a19582fa62b6e48f82fa62b6df"
+              "9582fa62e0a99082fa62cc8f9282fa62e8e69082fa62e8fb9182fa62bcf19682fa62c8cb9382fa62f8eb9082fa62f0d9"
+              "9282fa62f4ef9582fa62f0e19682fa62a4989882fa62d6c89582fa6280ee9682fa62e4c59382fa6290ad9382fa62f8b8"
+              "9882fa62ae899782fa62aecb9682fa62f2899782fa6296bf9682fa62eee19582fa6298929982fa62ecf69482fa62e2eb"
+              "9382fa6288ac9682fa62f8e49782fa62c4a19982fa6284dc9582fa62d0999882fa62dc939782fa62dce69782fa62dee0"
+              "9582fa62b4b29782fa62b8d69782fa62b2be9682fa62fab39582fa62e6fc9682fa62cefa9882fa6284e29682fa6282cb"
+              "9682fa62eaa19b82fa62d8e39582fa62a8a09882fa62d8bf9782fa62c4f09582fa62a48b9982fa628ae89b82fa62b8bf"
+              "9b82fa62a4b29a82fa628aff9a82fa62869d9782fa628e9b9882fa6290b09d82fa62c4b69c82fa62ec9c9b82fa6296d9"
+              "9c82fa6294919782fa62b6b89d82fa628cbc9782fa62f8e29d82fa62ecb59782fa62e2b89e82fa62c6fb9c82fa62a0e0"
+              "9b82fa62eaa59c82fa62b8c99c82fa62d4e19882fa629e9c9f82fa62b2cb9c82fa62bc839982fa62d2cf9982fa6284fb"
+              "9f82fa62d2ac9d82fa62b0a99982fa62bee29f82fa62faa19f82fa62bed69a82fa62a0ee9d82fa62a6c69d82fa62dee0"
+              "9f82fa62f2f8a082fa62f6c49f82fa62e0ad9a82fa62a6bf9b82fa62a493a182fa62e6889d82fa62b0a79d82fa62f489"
+              "9f82fa62eeba9e82fa62a8a39b82fa62",
+       .count = 146,
+       .first = int64_t{1700003927132},
+       .last = int64_t{1700004063444},
+       .min = int64_t{1700003918473},
+       .max = int64_t{1700004111570},
+       .fnv1a = 0xd7021ebb374ed528u});
 }
 
 }  // namespace
