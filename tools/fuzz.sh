@@ -14,11 +14,16 @@ tools/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 CXX=clang++ CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DTSREAD_FUZZ=ON \
   -DTSREAD_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build/fuzz -j"$jobs" --target "${target}_fuzzer" >/dev/null
+cmake --build build/fuzz -j"$jobs" --target "${target}_fuzzer" seed_extractor >/dev/null
 fixtures=${TSREAD_FIXTURES:-../shared/fixtures}
 corpus=build/fuzz/corpus/$target
 artifacts=build/fuzz/artifacts/$target
-mkdir -p "$corpus" "$artifacts"
+mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan} "$artifacts"
+# Real pages, page bodies, index nodes and metadata from the fixtures, extracted once.
+if [[ ! -f build/fuzz/corpus/.extracted ]]; then
+  build/fuzz/cpp/test/seed_extractor build/fuzz/corpus "$fixtures"/*.tsfile >/dev/null
+  touch build/fuzz/corpus/.extracted
+fi
 seed() {  # seed NAME BYTES...: writes a seed file once
   local name=$1; shift
   [[ -f $corpus/$name ]] || printf "$@" > "$corpus/$name"
@@ -49,5 +54,5 @@ case $target in
   *) echo "fuzz: unknown target $target" >&2; exit 1 ;;
 esac
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-  "build/fuzz/cpp/test/${target}_fuzzer" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  "build/fuzz/cpp/test/${target}_fuzzer" "$corpus" -dict=cpp/test/fuzz/tsfile.dict -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
   -timeout=10 -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tail -n 25
