@@ -84,8 +84,12 @@ void CheckChildStructure(const ArrowArray& a, const std::string& format, int64_t
   if (var) {
     const auto* offsets = static_cast<const int32_t*>(a.buffers[1]);
     EXPECT_EQ(offsets[0], 0);
-    for (int64_t i = 0; i < length; ++i) ASSERT_LE(offsets[i], offsets[i + 1]);
-    if (offsets[length] > 0) EXPECT_NE(a.buffers[2], nullptr);
+    for (int64_t i = 0; i < length; ++i) {
+      ASSERT_LE(offsets[i], offsets[i + 1]);
+    }
+    if (offsets[length] > 0) {
+      EXPECT_NE(a.buffers[2], nullptr);
+    }
   }
 }
 

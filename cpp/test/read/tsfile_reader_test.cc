@@ -58,7 +58,9 @@ TEST_P(DeviceLookupTest, EveryDeviceAndSeriesIsFoundByLookup) {
     absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader->ReadTimeseries(devices[d].location);
     ASSERT_TRUE(series.ok()) << series.status();
     for (size_t s = 0; s < series->size(); ++s) {
-      if (s > 0) EXPECT_LT((*series)[s - 1].measurement, (*series)[s].measurement);
+      if (s > 0) {
+        EXPECT_LT((*series)[s - 1].measurement, (*series)[s].measurement);
+      }
       absl::StatusOr<std::optional<TimeseriesMetadata>> one =
           reader->FindTimeseries(devices[d].location, (*series)[s].measurement);
       ASSERT_TRUE(one.ok()) << one.status();

@@ -58,7 +58,9 @@ TEST_P(CliFixtureTest, InfoJsonMatchesSummary) {
     }
   }
   EXPECT_EQ(actual.contains("tree"), expected.contains("tree"));
-  if (expected.contains("tree")) EXPECT_EQ(actual["tree"], expected["tree"]);
+  if (expected.contains("tree")) {
+    EXPECT_EQ(actual["tree"], expected["tree"]);
+  }
 }
 
 // `tsread scan --json` of `file` against the per-table statistics of its summary.json.
