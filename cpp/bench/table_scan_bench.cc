@@ -72,6 +72,7 @@ void BM_ScannerAllColumns(benchmark::State& state) {
     ScanOptions options;
     options.table = "sensors";
     options.num_threads = static_cast<int>(state.range(0));
+    options.ordered = state.range(1) != 0;
     absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
     std::vector<int64_t> per_worker(options.num_threads, 0);
     absl::Status s = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
@@ -86,7 +87,13 @@ void BM_ScannerAllColumns(benchmark::State& state) {
   }
   state.SetItemsProcessed(rows);
 }
-BENCHMARK(BM_ScannerAllColumns)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Args: threads, ordered.
+BENCHMARK(BM_ScannerAllColumns)
+    ->Args({1, 1})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Stage breakdown. Stage 1: metadata + chunk loading + page-header parsing (no decompression).
 // Stage 2: stage 1 + LZ4 decompression of every page. Decoding per encoding: decoder_bench.

@@ -194,6 +194,8 @@ int RunScan(const Args& args) {
   absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.tag_predicates = *predicates;
+  // The statistics are order-independent: let each worker hand its batches over directly.
+  options.ordered = false;
   if (std::optional<std::string> threads = args.Get("threads")) {
     int n = 0;
     const auto r = std::from_chars(threads->data(), threads->data() + threads->size(), n);

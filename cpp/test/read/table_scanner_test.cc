@@ -89,11 +89,16 @@ TEST_P(ScannerFixtureTest, OneThreadEqualsTableReaderAndThreadsGiveTheSameMultis
   std::sort(sorted_expected.begin(), sorted_expected.end());
   for (int threads : {2, 3}) {
     options.num_threads = threads;
-    absl::StatusOr<std::unique_ptr<TableScanner>> many = TableScanner::Create(*reader, options);
-    ASSERT_TRUE(many.ok());
-    std::vector<std::string> rows = RowsOfScan(**many, threads);
+    options.ordered = true;
+    absl::StatusOr<std::unique_ptr<TableScanner>> ordered = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(ordered.ok());
+    EXPECT_EQ(RowsOfScan(**ordered, threads), expected) << threads << " threads, ordered";
+    options.ordered = false;
+    absl::StatusOr<std::unique_ptr<TableScanner>> unordered = TableScanner::Create(*reader, options);
+    ASSERT_TRUE(unordered.ok());
+    std::vector<std::string> rows = RowsOfScan(**unordered, threads);
     std::sort(rows.begin(), rows.end());
-    EXPECT_EQ(rows, sorted_expected) << threads << " threads";
+    EXPECT_EQ(rows, sorted_expected) << threads << " threads, unordered";
   }
 }
 
@@ -229,10 +234,11 @@ TEST(TableScannerTest, RejectsUnknownTablesColumnsAndNonTagPredicates) {
 TEST(TableScannerTest, ConsumerErrorStopsTheScan) {
   std::unique_ptr<TsFileReader> reader = Open("table_many_devices");
   ASSERT_NE(reader, nullptr);
-  for (int threads : {1, 2}) {
+  for (const auto& [threads, ordered] : {std::pair{1, true}, std::pair{2, true}, std::pair{2, false}}) {
     ScanOptions options;
     options.table = "t_many";
     options.num_threads = threads;
+    options.ordered = ordered;
     absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
     ASSERT_TRUE(scanner.ok());
     std::mutex mutex;

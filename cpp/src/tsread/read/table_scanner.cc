@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -188,11 +190,133 @@ absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
 }
 
 absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
-  const int threads = options_.num_threads;
-  if (threads == 1) {
+  if (options_.num_threads == 1) {
     ScanSplit all{0, devices_.size(), 0};
     return ScanSplitRows(all, [&](const TableBatch& batch) { return consume(0, batch); });
   }
+  return options_.ordered ? ScanOrdered(consume) : ScanUnordered(consume);
+}
+
+namespace {
+
+// A batch that owns its binary values (the original views point into a worker's page buffers,
+// which the worker reuses): the bytes are copied into `arena` and the views re-pointed.
+struct OwnedBatch {
+  TableBatch batch;
+  std::string arena;
+};
+
+// Takes the batch's buffers (the cursor refills fresh ones) and copies only the binary values,
+// whose views point into page buffers the worker reuses.
+OwnedBatch TakeBatch(TableBatch& from) {
+  OwnedBatch owned;
+  owned.batch.device = from.device;
+  owned.batch.times = std::move(from.times);
+  owned.batch.columns = std::move(from.columns);
+  size_t bytes = 0;
+  for (const ColumnVector& c : owned.batch.columns) {
+    if (PhysicalTypeOf(c.type) != PhysicalType::kBinary) continue;
+    for (size_t r = 0; r < c.binaries.size(); ++r) bytes += c.valid[r] ? c.binaries[r].size() : 0;
+  }
+  owned.arena.reserve(bytes);  // no reallocation below: the views stay valid
+  for (ColumnVector& c : owned.batch.columns) {
+    if (PhysicalTypeOf(c.type) != PhysicalType::kBinary) continue;
+    for (size_t r = 0; r < c.binaries.size(); ++r) {
+      if (!c.valid[r]) continue;
+      const size_t at = owned.arena.size();
+      owned.arena.append(c.binaries[r]);
+      c.binaries[r] = std::string_view(owned.arena.data() + at, c.binaries[r].size());
+    }
+  }
+  return owned;
+}
+
+}  // namespace
+
+absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+  const int threads = options_.num_threads;
+  const std::vector<ScanSplit> splits = Splits(static_cast<size_t>(threads) * 8);
+  // Workers may decode up to `window` splits ahead of the one being delivered, and buffer at
+  // most kMaxQueued batches of a split that is not being delivered: memory stays bounded.
+  const size_t window = static_cast<size_t>(threads) * 2;
+  constexpr size_t kMaxQueued = 16;
+  struct SplitState {
+    std::deque<OwnedBatch> batches;
+    bool done = false;
+    absl::Status status;
+  };
+  std::vector<SplitState> state(splits.size());
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t next_to_claim = 0;
+  size_t delivering = 0;
+  bool stop = false;
+
+  auto work = [&]() {
+    while (true) {
+      size_t s;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return stop || next_to_claim >= splits.size() || next_to_claim < delivering + window; });
+        if (stop || next_to_claim >= splits.size()) return;
+        s = next_to_claim++;
+      }
+      absl::Status status = [&]() -> absl::Status {
+        TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(splits[s]));
+        while (true) {
+          TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
+          if (batch == nullptr) return absl::OkStatus();
+          OwnedBatch owned = TakeBatch(*batch);
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return stop || s == delivering || state[s].batches.size() < kMaxQueued; });
+          if (stop) return absl::CancelledError("scan stopped");
+          state[s].batches.push_back(std::move(owned));
+          changed.notify_all();
+        }
+      }();
+      std::lock_guard<std::mutex> lock(mutex);
+      state[s].done = true;
+      state[s].status = status;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 0; w < threads; ++w) pool.emplace_back(work);
+
+  absl::Status result;
+  for (size_t s = 0; s < splits.size() && result.ok(); ++s) {
+    while (true) {
+      std::optional<OwnedBatch> next;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return !state[s].batches.empty() || state[s].done; });
+        if (!state[s].batches.empty()) {
+          next.emplace(std::move(state[s].batches.front()));
+          state[s].batches.pop_front();
+          changed.notify_all();
+        } else {
+          result = state[s].status;
+          delivering = s + 1;
+          changed.notify_all();
+          break;
+        }
+      }
+      result = consume(0, next->batch);
+      if (!result.ok()) break;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+    changed.notify_all();
+  }
+  for (std::thread& t : pool) t.join();
+  return result;
+}
+
+absl::Status TableScanner::ScanUnordered(
+    const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+  const int threads = options_.num_threads;
   // Several splits per worker so that uneven devices still balance; workers take the next
   // split as they finish one.
   const std::vector<ScanSplit> splits = Splits(static_cast<size_t>(threads) * 8);

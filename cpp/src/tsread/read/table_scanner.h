@@ -34,6 +34,10 @@ struct ScanOptions {
   std::vector<TagPredicate> tag_predicates;
   // Worker threads for Scan(); 1 = the calling thread only.
   int num_threads = 1;
+  // With several threads: deliver batches in device-index order (workers decode ahead, a bounded
+  // window of splits; batches are copied once to outlive their worker's buffers). false = each
+  // worker hands its batches over as it decodes them, concurrently and in no global order.
+  bool ordered = true;
   // Most rows per batch; 0 = one batch per page (no copy). Larger pages are cut into slices
   // (copied), so a batch never holds more than this.
   size_t batch_size = 0;
@@ -68,10 +72,11 @@ class TableScanner {
   absl::Status ScanSplitRows(const ScanSplit& split,
                              const std::function<absl::Status(const TableBatch&)>& consume) const;
 
-  // Reads every planned device with options.num_threads workers. consume(worker, batch) is
-  // called from worker `worker` (0 <= worker < num_threads) for that worker's batches; calls from
-  // different workers run concurrently, so keep per-worker state. With one thread the order is
-  // the index order. Stops at the first error.
+  // Reads every planned device with options.num_threads workers. Ordered (the default, and
+  // always with one thread): consume(0, batch) is called on the calling thread for every batch in
+  // device-index order, each device's rows in time order. Unordered: consume(worker, batch) is
+  // called from worker `worker` (0 <= worker < num_threads) for that worker's batches, calls from
+  // different workers concurrently — keep per-worker state. Stops at the first error.
   absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
 
   // A pull-based read of one split (all planned devices by default) on the calling thread.
@@ -108,6 +113,8 @@ class TableScanner {
 
   TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection);
   absl::Status PlanDevices();
+  absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
+  absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
   void ComputeDeviceBytes();
 
   const TsFileReader* reader_;
