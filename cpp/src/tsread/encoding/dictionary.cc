@@ -1,5 +1,7 @@
 #include "tsread/encoding/dictionary.h"
 
+#include "tsread/encoding/stream_error.h"
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,10 +15,6 @@
 namespace tsread {
 namespace {
 
-absl::Status Corrupt(const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(absl::StrCat("DICTIONARY ", what, " at stream offset ", offset, ": ", detail));
-}
-
 // Reads the dictionary at the start of `stream` into `entries`; returns its size in bytes.
 absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::string_view>* entries) {
   const uint8_t* const begin = reinterpret_cast<const uint8_t*>(stream.data());
@@ -27,9 +25,9 @@ absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::
   auto read_svar = [&](const char* what, int32_t* v) -> absl::Status {
     uint32_t u;
     const uint8_t* next = ParseUVarInt32(p, end, &u);
-    if (next == nullptr) return Corrupt(what, offset(p), "truncated varint or longer than 32 bits");
+    if (next == nullptr) return StreamCorrupt("DICTIONARY", what, offset(p), "truncated varint or longer than 32 bits");
     *v = ZigZagDecode32(u);
-    if (*v < 0) return Corrupt(what, offset(p), absl::StrCat("negative value ", *v));
+    if (*v < 0) return StreamCorrupt("DICTIONARY", what, offset(p), absl::StrCat("negative value ", *v));
     p = next;
     return absl::OkStatus();
   };
@@ -38,7 +36,7 @@ absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::
   TSREAD_RETURN_IF_ERROR(read_svar("entry count", &entry_count));
   // Each entry takes at least its one-byte length: bound the count before reserving anything.
   if (static_cast<size_t>(entry_count) > static_cast<size_t>(end - p)) {
-    return Corrupt("entry count", 0,
+    return StreamCorrupt("DICTIONARY", "entry count", 0,
                    absl::StrCat(entry_count, " entries cannot fit in the ", end - p, " bytes that remain"));
   }
   entries->reserve(static_cast<size_t>(entry_count));
@@ -46,7 +44,7 @@ absl::StatusOr<size_t> ReadDictionary(std::string_view stream, std::vector<std::
     int32_t length = 0;
     TSREAD_RETURN_IF_ERROR(read_svar("entry length", &length));
     if (static_cast<size_t>(length) > static_cast<size_t>(end - p)) {
-      return Corrupt(
+      return StreamCorrupt("DICTIONARY", 
           "entry", offset(p),
           absl::StrCat("entry ", i, " of ", length, " bytes exceeds the ", end - p, " bytes that remain"));
     }
@@ -72,7 +70,7 @@ absl::StatusOr<size_t> DecodeDictionaryBinaries(std::string_view stream, size_t 
     // An unsigned compare also rejects negative indices.
     const auto index = static_cast<uint32_t>(indices[i]);
     if (index >= entry_count) {
-      return Corrupt("index", dictionary_bytes,
+      return StreamCorrupt("DICTIONARY", "index", dictionary_bytes,
                      absl::StrCat("index ", indices[i], " of value ", i, " is outside the ", entry_count,
                                   "-entry dictionary"));
     }

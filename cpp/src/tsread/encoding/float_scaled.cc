@@ -1,5 +1,7 @@
 #include "tsread/encoding/float_scaled.h"
 
+#include "tsread/encoding/stream_error.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -29,8 +31,7 @@ struct ScaledHeader {
 };
 
 absl::Status Corrupt(const char* type, const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(
-      absl::StrCat("FloatDecoder ", type, " ", what, " at stream offset ", offset, ": ", detail));
+  return StreamCorrupt(absl::StrCat("FloatDecoder ", type), what, offset, detail);
 }
 
 // 10^m as Java's Math.pow(10, m): powers of ten up to 10^22 are exact doubles, so both give

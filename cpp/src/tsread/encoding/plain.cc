@@ -1,5 +1,7 @@
 #include "tsread/encoding/plain.h"
 
+#include "tsread/encoding/stream_error.h"
+
 #include <bit>
 #include <cstring>
 
@@ -9,16 +11,12 @@
 namespace tsread {
 namespace {
 
-absl::Status Corrupt(const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(absl::StrCat(what, " at stream offset ", offset, ": ", detail));
-}
-
 const uint8_t* Bytes(std::string_view s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // The error for a fixed-width value that does not fit: names the first value that is cut off.
 absl::Status TruncatedFixedWidth(const char* what, size_t width, size_t stream_size, size_t count) {
   const size_t whole = stream_size / width;
-  return Corrupt(what, whole * width,
+  return StreamCorrupt("", what, whole * width,
                  absl::StrCat("stream ends after ", whole, " of ", count, " values of ", width, " bytes (",
                               stream_size % width, " bytes left over)"));
 }
@@ -60,7 +58,7 @@ absl::StatusOr<size_t> DecodePlainInt32s(std::string_view stream, size_t count, 
     uint32_t u;
     const uint8_t* next = ParseUVarInt32(p, end, &u);
     if (next == nullptr) {
-      return Corrupt(
+      return StreamCorrupt("", 
           "PLAIN INT32 value", static_cast<size_t>(p - begin),
           absl::StrCat("value ", i, " of ", count, " is a truncated varint or longer than 32 bits"));
     }
@@ -90,18 +88,18 @@ absl::StatusOr<size_t> DecodePlainBinaries(std::string_view stream, size_t count
     uint32_t u;
     const uint8_t* data = ParseUVarInt32(p, end, &u);
     if (data == nullptr) {
-      return Corrupt("PLAIN binary length", static_cast<size_t>(p - begin),
+      return StreamCorrupt("", "PLAIN binary length", static_cast<size_t>(p - begin),
                      absl::StrCat("length of value ", i, " of ", count,
                                   " is a truncated varint or longer than 32 bits"));
     }
     const int32_t length = ZigZagDecode32(u);
     if (length < 0) {
-      return Corrupt("PLAIN binary length", static_cast<size_t>(p - begin),
+      return StreamCorrupt("", "PLAIN binary length", static_cast<size_t>(p - begin),
                      absl::StrCat("negative length ", length, " of value ", i));
     }
     const size_t n = static_cast<size_t>(length);
     if (n > static_cast<size_t>(end - data)) {
-      return Corrupt(
+      return StreamCorrupt("", 
           "PLAIN binary value", static_cast<size_t>(data - begin),
           absl::StrCat("value ", i, " of ", n, " bytes exceeds the ", end - data, " bytes that remain"));
     }

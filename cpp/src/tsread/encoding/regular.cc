@@ -5,24 +5,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/encoding/stream_error.h"
+#include "tsread/io/endian.h"
 
 namespace tsread {
 namespace {
-
-template <typename Word>
-Word LoadBigEndian(const uint8_t* p) {
-  Word v;
-  std::memcpy(&v, p, sizeof(v));
-  if constexpr (sizeof(Word) == 4) {
-    return __builtin_bswap32(v);
-  } else {
-    return __builtin_bswap64(v);
-  }
-}
-
-absl::Status Corrupt(const char* type, const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(absl::StrCat(type, " ", what, " at stream offset ", offset, ": ", detail));
-}
 
 // Writes g_0 and then g_k for each set bit k in 1..n-1 of `bitmap` until `room` values are
 // written; returns how many were written.
@@ -56,7 +43,7 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
   while (done < count) {
     const uint8_t* const block = p;
     if (p == end) {
-      return Corrupt(type, "block", offset(p),
+      return StreamCorrupt(type, "block", offset(p),
                      absl::StrCat("stream ends after ", done, " of ", count, " values"));
     }
     // ReadWriteIOUtils.readBool: only the byte 1 means true.
@@ -65,12 +52,12 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
     size_t bitmap_bytes = 0;
     if (has_missing) {
       if (remaining(p) < 4) {
-        return Corrupt(type, "bitmap length", offset(p),
+        return StreamCorrupt(type, "bitmap length", offset(p),
                        absl::StrCat("needs 4 bytes, ", remaining(p), " remain"));
       }
       const auto length = static_cast<int32_t>(LoadBigEndian<uint32_t>(p));
       if (length < 0 || static_cast<size_t>(length) > remaining(p + 4)) {
-        return Corrupt(type, "bitmap length", offset(p),
+        return StreamCorrupt(type, "bitmap length", offset(p),
                        absl::StrCat("length ", length, " is negative or exceeds the ", remaining(p + 4),
                                     " bytes that remain"));
       }
@@ -79,7 +66,7 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
       p = bitmap + bitmap_bytes;
     }
     if (remaining(p) < kTailBytes) {
-      return Corrupt(type, "block header", offset(p),
+      return StreamCorrupt(type, "block header", offset(p),
                      absl::StrCat("needs ", kTailBytes, " bytes, ", remaining(p), " remain"));
     }
     const auto n = static_cast<int32_t>(LoadBigEndian<uint32_t>(p));
@@ -89,14 +76,14 @@ absl::StatusOr<size_t> DecodeRegular(std::string_view stream, size_t count, Out*
     // Java allocates n - 1 grid values and, with missing points, stops after bit n-1: smaller n
     // throws there.
     if (n < (has_missing ? 2 : 1)) {
-      return Corrupt(type, "block", offset(block),
+      return StreamCorrupt(type, "block", offset(block),
                      absl::StrCat("grid of ", n, " points", has_missing ? " with missing points" : ""));
     }
     const size_t room = count - done;
     if (has_missing) {
       const uint64_t last = static_cast<uint64_t>(n) - 1;
       if (last / 8 >= bitmap_bytes || ((bitmap[last / 8] >> (last % 8)) & 1) == 0) {
-        return Corrupt(type, "bitmap", offset(block),
+        return StreamCorrupt(type, "bitmap", offset(block),
                        absl::StrCat("the last grid point ", last, " is not marked present"));
       }
       done += WriteMarkedPoints(bitmap, first, step, static_cast<uint64_t>(n), room, out + done);

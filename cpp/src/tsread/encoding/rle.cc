@@ -1,5 +1,8 @@
 #include "tsread/encoding/rle.h"
 
+#include "tsread/encoding/stream_error.h"
+#include "tsread/io/endian.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -17,12 +20,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Bit-packed groups (§9.3): 8 values of W bits, MSB-first and contiguous, so a group is exactly W
 // bytes. One specialisation per width turns every shift and offset into a constant.
-
-inline uint64_t LoadBigEndian64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return __builtin_bswap64(v);
-}
 
 template <int kWidth>
 constexpr uint64_t LowMask() {
@@ -143,10 +140,6 @@ struct Origin {
   size_t At(const uint8_t* p) const { return base + static_cast<size_t>(p - begin); }
 };
 
-absl::Status Corrupt(absl::string_view type, const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(absl::StrCat(type, " ", what, " at stream offset ", offset, ": ", detail));
-}
-
 size_t Remaining(const uint8_t* p, const uint8_t* end) { return static_cast<size_t>(end - p); }
 
 // The value of an RLE run, stored in `n` = ceil(bitWidth/8) bytes (§9.3).
@@ -209,21 +202,21 @@ absl::Status DecodeRuns(const uint8_t* p, const uint8_t* end, int bit_width, con
     uint32_t header;
     p = ParseUVarInt32(p, end, &header);
     if (p == nullptr) {
-      return Corrupt(Traits::kName, "run header", origin.At(run), "truncated varint or longer than 32 bits");
+      return StreamCorrupt(Traits::kName, "run header", origin.At(run), "truncated varint or longer than 32 bits");
     }
     // Java keeps the header in an int: above 2^31 it is negative and so is the count.
     if (header > 0x7FFFFFFFu) {
-      return Corrupt(Traits::kName, "run header", origin.At(run),
+      return StreamCorrupt(Traits::kName, "run header", origin.At(run),
                      absl::StrCat("header ", header, " is negative as a Java int"));
     }
     const size_t n = header >> 1;
     const size_t wanted = count - *done;
     if ((header & 1) == 0) {
       // A zero-length run would make Java repeat the value forever; no writer produces one.
-      if (n == 0) return Corrupt(Traits::kName, "RLE run", origin.At(run), "run of zero values");
+      if (n == 0) return StreamCorrupt(Traits::kName, "RLE run", origin.At(run), "run of zero values");
       const size_t value_bytes = (static_cast<size_t>(bit_width) + 7) / 8;
       if (value_bytes > Remaining(p, end)) {
-        return Corrupt(
+        return StreamCorrupt(
             Traits::kName, "RLE run value", origin.At(p),
             absl::StrCat("needs ", value_bytes, " bytes, ", Remaining(p, end), " remain in the package"));
       }
@@ -234,26 +227,26 @@ absl::Status DecodeRuns(const uint8_t* p, const uint8_t* end, int bit_width, con
       *done += take;
     } else {
       if (n == 0) {
-        return Corrupt(Traits::kName, "bit-packed run", origin.At(run), "run of zero groups");
+        return StreamCorrupt(Traits::kName, "bit-packed run", origin.At(run), "run of zero groups");
       }
       if (p == end) {
-        return Corrupt(Traits::kName, "bit-packed run", origin.At(p),
+        return StreamCorrupt(Traits::kName, "bit-packed run", origin.At(p),
                        "package ends before the lastCount byte");
       }
       const size_t last_count = *p++;
       if (last_count > 8) {
-        return Corrupt(Traits::kName, "bit-packed run", origin.At(p - 1),
+        return StreamCorrupt(Traits::kName, "bit-packed run", origin.At(p - 1),
                        absl::StrCat("lastCount ", last_count, " exceeds the 8 values of a group"));
       }
       const size_t values = (n - 1) * 8 + last_count;
       if (values == 0) {
-        return Corrupt(Traits::kName, "bit-packed run", origin.At(run), "run of zero values");
+        return StreamCorrupt(Traits::kName, "bit-packed run", origin.At(run), "run of zero values");
       }
       // n < 2^30 and bit_width <= 64: no overflow. (Java zero-fills a short last run; a Java
       // writer always writes whole groups, so a short run is corruption here.)
       const size_t bytes = n * static_cast<size_t>(bit_width);
       if (bytes > Remaining(p, end)) {
-        return Corrupt(Traits::kName, "bit-packed run", origin.At(run),
+        return StreamCorrupt(Traits::kName, "bit-packed run", origin.At(run),
                        absl::StrCat(n, " groups of ", bit_width, " bytes need ", bytes, " bytes, ",
                                     Remaining(p, end), " remain in the package"));
       }
@@ -276,26 +269,26 @@ absl::StatusOr<size_t> DecodeRle(std::string_view stream, size_t count, Out* out
   size_t done = 0;
   while (done < count) {
     if (p == end) {
-      return Corrupt(Traits::kName, "package", origin.At(p),
+      return StreamCorrupt(Traits::kName, "package", origin.At(p),
                      absl::StrCat("stream ends after ", done, " of ", count, " values"));
     }
     uint32_t length;
     const uint8_t* const payload = ParseUVarInt32(p, end, &length);
     if (payload == nullptr) {
-      return Corrupt(Traits::kName, "package length", origin.At(p),
+      return StreamCorrupt(Traits::kName, "package length", origin.At(p),
                      "truncated varint or longer than 32 bits");
     }
     if (length > Remaining(payload, end)) {
-      return Corrupt(
+      return StreamCorrupt(
           Traits::kName, "package", origin.At(p),
           absl::StrCat("length ", length, " exceeds the ", Remaining(payload, end), " bytes that remain"));
     }
     if (length == 0) {
-      return Corrupt(Traits::kName, "package", origin.At(p), "length 0 leaves no room for the bit width");
+      return StreamCorrupt(Traits::kName, "package", origin.At(p), "length 0 leaves no room for the bit width");
     }
     const int bit_width = *payload;
     if (bit_width > kMaxWidth) {
-      return Corrupt(Traits::kName, "bit width", origin.At(payload),
+      return StreamCorrupt(Traits::kName, "bit width", origin.At(payload),
                      absl::StrCat("bit width ", bit_width, " exceeds ", kMaxWidth));
     }
     const uint8_t* const package_end = payload + length;

@@ -5,25 +5,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/encoding/stream_error.h"
+#include "tsread/io/endian.h"
 #include "tsread/encoding/rle.h"
 
 namespace tsread {
 namespace {
-
-template <typename Word>
-Word LoadBigEndian(const uint8_t* p) {
-  Word v;
-  std::memcpy(&v, p, sizeof(v));
-  if constexpr (sizeof(Word) == 4) {
-    return __builtin_bswap32(v);
-  } else {
-    return __builtin_bswap64(v);
-  }
-}
-
-absl::Status Corrupt(const char* type, const char* what, size_t offset, absl::string_view detail) {
-  return absl::DataLossError(absl::StrCat(type, " ", what, " at stream offset ", offset, ": ", detail));
-}
 
 // The packed deltas use the bit-packed group layout of RLE (§9.3): 8 values per w bytes.
 inline void UnpackGroups(int w, const uint8_t* in, size_t groups, uint32_t* out) {
@@ -84,7 +71,7 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     const size_t offset = stream_offset + static_cast<size_t>(p - begin);
     const size_t remaining = static_cast<size_t>(end - p);
     if (remaining < kHeaderBytes) {
-      return Corrupt(type, "block header", offset,
+      return StreamCorrupt(type, "block header", offset,
                      remaining == 0
                          ? absl::StrCat("stream ends after ", done, " of ", count, " values")
                          : absl::StrCat("truncated: needs ", kHeaderBytes, " bytes, ", remaining, " remain"));
@@ -93,14 +80,14 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     const auto w = static_cast<int32_t>(LoadBigEndian<uint32_t>(p + 4));
     const Word min_delta = LoadBigEndian<Word>(p + 8);
     const Word first = LoadBigEndian<Word>(p + 8 + sizeof(Word));
-    if (n < 0) return Corrupt(type, "block header", offset, absl::StrCat("negative delta count ", n));
+    if (n < 0) return StreamCorrupt(type, "block header", offset, absl::StrCat("negative delta count ", n));
     if (w < 0 || w > kMaxWidth) {
-      return Corrupt(type, "block header", offset, absl::StrCat("bit width ", w, " outside 0..", kMaxWidth));
+      return StreamCorrupt(type, "block header", offset, absl::StrCat("bit width ", w, " outside 0..", kMaxWidth));
     }
     const uint8_t* const packed = p + kHeaderBytes;
     const uint64_t packed_bytes = (static_cast<uint64_t>(n) * static_cast<uint64_t>(w) + 7) / 8;
     if (packed_bytes > static_cast<uint64_t>(end - packed)) {
-      return Corrupt(type, "block", offset,
+      return StreamCorrupt(type, "block", offset,
                      absl::StrCat(n, " deltas of ", w, " bits need ", packed_bytes, " bytes, ", end - packed,
                                   " remain"));
     }

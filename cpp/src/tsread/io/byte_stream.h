@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tsread/io/endian.h"
 
 namespace tsread {
 
@@ -83,18 +84,6 @@ class ByteStream {
   const char* end_ = nullptr;
   uint64_t base_offset_ = 0;
 };
-
-// Big-endian loads from raw memory (the caller has checked the bounds).
-inline uint32_t LoadBigEndian32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return __builtin_bswap32(v);
-}
-inline uint64_t LoadBigEndian64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return __builtin_bswap64(v);
-}
 
 }  // namespace tsread
 
