@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli.h"
+#include "progress_bar.h"
 #include "tsread/read/table_scanner.h"
 #include "value_format.h"
 
@@ -213,13 +214,16 @@ int RunScan(const Args& args) {
   const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
   std::vector<std::vector<ColumnStats>> stats(options.num_threads, std::vector<ColumnStats>(projection.size()));
   std::vector<uint64_t> rows(options.num_threads, 0);
+  ProgressBar progress("scan", (*scanner)->planned_rows());
   absl::Status status = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
     rows[worker] += batch.num_rows();
+    progress.Add(batch.num_rows());
     AddBatch(projection, batch, stats[worker]);
     return absl::OkStatus();
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) return Fail(status);
+  progress.Finish();
   uint64_t total_rows = 0;
   for (int w = 0; w < options.num_threads; ++w) {
     total_rows += rows[w];
