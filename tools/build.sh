@@ -5,15 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 type=${1:-release}
 shift || true
+extra=()
 case "$type" in
   release) cmake_type=Release ;;
   debug) cmake_type=Debug ;;
-  asan) cmake_type=Asan ;;
-  tsan) cmake_type=Tsan ;;
+  # Sanitizer builds are for tests: no benchmarks.
+  asan) cmake_type=Asan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
+  tsan) cmake_type=Tsan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
   *) echo "usage: tools/build.sh [release|debug|asan|tsan]" >&2; exit 1 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B "build/$type" -DCMAKE_BUILD_TYPE="$cmake_type" >/dev/null
+cmake -S . -B "build/$type" -DCMAKE_BUILD_TYPE="$cmake_type" "${extra[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 cmake --build "build/$type" -j"$jobs" "${targets[@]}"
