@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# tools/demo.sh [FILE] — README command 1: installs what is missing, builds Release, and scans a
-# TsFile (default: the 3.2M-row, 1000-device benchmark file written by the Apache Java writer),
-# printing what it holds and how fast tsread reads it.
+# tools/demo.sh [FILE] — README command 1: installs what is missing, builds Release, takes the
+# benchmark file (the 3.2M-row, 1000-device file written by the Apache Java writer, if
+# ../shared/bench is there; otherwise generates the same shape with `tsread gen`), and scans it:
+# what it holds and how fast tsread reads it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/build.sh release tsread_cli >/dev/null
-file=${1:-../shared/bench/table_large.tsfile}
+tsread=build/release/tsread
+file=${1:-}
+if [[ -z $file ]]; then
+  file=../shared/bench/table_large.tsfile
+  if [[ ! -f $file ]]; then
+    file=build/demo/sensors.tsfile
+    if [[ ! -f $file ]]; then
+      mkdir -p build/demo
+      echo "== tsread gen $file (1000 devices x 3200 rows, LZ4)"
+      "$tsread" gen "$file"
+    fi
+  fi
+fi
 if [[ ! -f $file ]]; then
   echo "demo: $file not found" >&2
   exit 3
 fi
-tsread=build/release/tsread
 echo "== tsread info $file"
 "$tsread" info "$file"
 table=$("$tsread" info "$file" --json | sed -n 's/.*"tables": \[ *{"name": "\([^"]*\)".*/\1/p; s/^ *{"name": "\([^"]*\)".*/\1/p' | head -n 1)

@@ -25,7 +25,9 @@ constexpr const char* kUsage =
     "  cat FILE --tree             tree-model points as device,measurement,time,value CSV\n"
     "  scan FILE --table T [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
-    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n";
+    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
+    "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD]\n"
+    "       [--page-points N] [--fields N] [--null-ratio X]   write a benchmark-shaped table file\n";
 
 }  // namespace
 
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
       {"cat", {"table", "columns", "start", "end"}, {"tree"}, tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, tsread::cli::RunScan},
       {"verify", {}, {}, tsread::cli::RunVerify},
+      {"gen", {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio"}, {}, tsread::cli::RunGen},
   };
   if (argc < 2) {
     std::cerr << kUsage;

@@ -50,11 +50,16 @@ struct Observed {
     int_max = has_int ? std::max(int_max, v) : v;
     has_int = true;
   }
+  // Java's FloatStatistics/DoubleStatistics: the first value starts min and max (even NaN), later
+  // values replace them only when a comparison says so — which NaN never does.
   void AddFloat(double v) {
-    if (std::isnan(v)) return;
-    float_min = has_float ? std::min(float_min, v) : v;
-    float_max = has_float ? std::max(float_max, v) : v;
-    has_float = true;
+    if (!has_float) {
+      float_min = float_max = v;
+      has_float = true;
+      return;
+    }
+    if (v < float_min) float_min = v;
+    if (v > float_max) float_max = v;
   }
   void Merge(const Observed& o) {
     if (o.count == 0) return;
@@ -234,6 +239,8 @@ class Verifier {
     return true;
   }
 
+  static bool SameFloat(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
   static void AddValue(const ColumnVector& values, size_t r, Observed& observed) {
     switch (values.type) {
       case DataType::kInt32:
@@ -263,7 +270,7 @@ class Verifier {
               absl::StrCat(what, " statistics min/max ", s.int_min, "/", s.int_max, ", decoded ", o.int_min, "/",
                            o.int_max));
     }
-    if (o.has_float && (s.float_min != o.float_min || s.float_max != o.float_max)) {
+    if (o.has_float && (!SameFloat(s.float_min, o.float_min) || !SameFloat(s.float_max, o.float_max))) {
       Problem(offset, device, column,
               absl::StrCat(what, " statistics min/max ", s.float_min, "/", s.float_max, ", decoded ", o.float_min,
                            "/", o.float_max));

@@ -82,7 +82,11 @@ absl::Status DecodeIntoRows(Encoding encoding, std::string_view stream, size_t n
   TSREAD_RETURN_IF_ERROR(DecodeTyped(encoding, stream, non_null, dense));
   size_t j = 0;
   for (size_t r = 0; r < rows; ++r) {
-    if (valid[r]) values[r] = dense[j++];
+    if (valid[r]) {
+      values[r] = dense[j++];
+    } else {
+      values[r] = T{};  // a null slot never keeps a stale value (for strings: a dangling view)
+    }
   }
   return absl::OkStatus();
 }

@@ -1,0 +1,214 @@
+// `tsread gen OUT.tsfile [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]
+// [--fields N] [--null-ratio X]`: writes a benchmark-shaped table-model file with the writer.
+// Defaults reproduce the benchmark file's shape: table `sensors`, TAGs region (region_0..9) and
+// device (dev_000..dev_999, 100 per region), 1000 devices x 3200 rows, one row per second from
+// 1700000000000, FIELDs s_int64 (monotone counter), s_double (Gaussian walk), s_float (walk,
+// 2 decimals), s_int32 (small steps with repeats), s_bool (rare flips), LZ4.
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "cli.h"
+#include "progress_bar.h"
+#include "tsread/write/tsfile_writer.h"
+
+namespace tsread::cli {
+namespace {
+
+constexpr int64_t kFirstTime = 1700000000000;
+constexpr int64_t kTimeStep = 1000;
+constexpr size_t kDevicesPerRegion = 100;
+
+// splitmix64: small, fast and the same everywhere (std distributions are not portable).
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, 1).
+  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Standard normal (Box-Muller).
+  double Gaussian() {
+    const double u = 1.0 - Uniform();
+    return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * Uniform());
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// The field kinds, in the benchmark's column order; extra fields (--fields > 5) cycle them.
+enum class Kind { kCounter, kGaussian, kRounded, kSteps, kFlips };
+constexpr Kind kKinds[] = {Kind::kCounter, Kind::kGaussian, Kind::kRounded, Kind::kSteps, Kind::kFlips};
+constexpr const char* kNames[] = {"s_int64", "s_double", "s_float", "s_int32", "s_bool"};
+constexpr DataType kTypes[] = {DataType::kInt64, DataType::kDouble, DataType::kFloat, DataType::kInt32,
+                               DataType::kBoolean};
+
+struct GenOptions {
+  size_t devices = 1000;
+  size_t rows = 3200;
+  uint64_t seed = 42;
+  Compression compression = Compression::kLz4;
+  size_t page_points = 10000;
+  size_t fields = 5;
+  double null_ratio = 0;
+};
+
+template <typename T>
+bool ParseNumber(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
+  auto size_flag = [&](const char* name, size_t& out, size_t min) -> std::optional<std::string> {
+    if (std::optional<std::string> v = args.Get(name)) {
+      if (!ParseNumber(*v, out) || out < min) return absl::StrFormat("bad --%s %s", name, *v);
+    }
+    return std::nullopt;
+  };
+  if (auto e = size_flag("devices", options.devices, 1)) return e;
+  if (auto e = size_flag("rows", options.rows, 1)) return e;
+  if (auto e = size_flag("page-points", options.page_points, 1)) return e;
+  if (auto e = size_flag("fields", options.fields, 0)) return e;
+  if (std::optional<std::string> v = args.Get("seed")) {
+    if (!ParseNumber(*v, options.seed)) return "bad --seed " + *v;
+  }
+  if (std::optional<std::string> v = args.Get("null-ratio")) {
+    char* end = nullptr;
+    options.null_ratio = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0' || !(options.null_ratio >= 0 && options.null_ratio <= 1)) {
+      return "bad --null-ratio " + *v + " (want 0..1)";
+    }
+  }
+  if (std::optional<std::string> v = args.Get("compression")) {
+    if (*v == "UNCOMPRESSED") {
+      options.compression = Compression::kUncompressed;
+    } else if (*v == "LZ4") {
+      options.compression = Compression::kLz4;
+    } else if (*v == "ZSTD") {
+      options.compression = Compression::kZstd;
+    } else {
+      return "bad --compression " + *v + " (UNCOMPRESSED, LZ4 or ZSTD)";
+    }
+  }
+  return std::nullopt;
+}
+
+TableSchema GenSchema(size_t fields) {
+  TableSchema schema;
+  schema.name = "sensors";
+  schema.columns.push_back(ColumnSchema{"region", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"device", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  for (size_t f = 0; f < fields; ++f) {
+    std::string name = f < 5 ? kNames[f] : absl::StrFormat("%s_%d", kNames[f % 5], f / 5);
+    schema.columns.push_back(ColumnSchema{std::move(name), kTypes[f % 5], 0, 0, {}, ColumnCategory::kField});
+  }
+  return schema;
+}
+
+// Fills one field column of `rows` rows with the walk of its kind.
+void FillColumn(Kind kind, size_t rows, double null_ratio, Random& random, ColumnValues& column) {
+  switch (kind) {
+    case Kind::kCounter: {
+      column.int64s.resize(rows);
+      int64_t v = static_cast<int64_t>(random.Next() % 1000000);
+      for (size_t r = 0; r < rows; ++r) column.int64s[r] = v += static_cast<int64_t>(random.Next() % 11);
+      break;
+    }
+    case Kind::kGaussian: {
+      column.doubles.resize(rows);
+      double v = 20 + 5 * random.Gaussian();
+      for (size_t r = 0; r < rows; ++r) column.doubles[r] = v += 0.1 * random.Gaussian();
+      break;
+    }
+    case Kind::kRounded: {
+      column.floats.resize(rows);
+      double v = 100 * random.Uniform();
+      for (size_t r = 0; r < rows; ++r) {
+        v += random.Uniform() - 0.5;
+        column.floats[r] = static_cast<float>(std::round(v * 100) / 100);
+      }
+      break;
+    }
+    case Kind::kSteps: {
+      column.int32s.resize(rows);
+      int32_t v = static_cast<int32_t>(random.Next() % 1000);
+      for (size_t r = 0; r < rows; ++r) {
+        const uint64_t x = random.Next();
+        if (x % 10 >= 7) v += static_cast<int32_t>((x >> 8) % 7) - 3;  // 30 %: a step of -3..3
+        column.int32s[r] = v;
+      }
+      break;
+    }
+    case Kind::kFlips: {
+      column.bools.resize(rows);
+      bool v = random.Next() & 1;
+      for (size_t r = 0; r < rows; ++r) {
+        if (random.Next() % 100 == 0) v = !v;
+        column.bools[r] = v;
+      }
+      break;
+    }
+  }
+  if (null_ratio > 0) {
+    column.valid.resize(rows);
+    for (size_t r = 0; r < rows; ++r) column.valid[r] = random.Uniform() >= null_ratio;
+  }
+}
+
+}  // namespace
+
+int RunGen(const Args& args) {
+  GenOptions options;
+  if (std::optional<std::string> error = ParseOptions(args, options)) return UsageError(*error);
+  const auto start = std::chrono::steady_clock::now();
+  TableSchema schema = GenSchema(options.fields);
+  TableWriterOptions writer_options;
+  writer_options.compression = options.compression;
+  writer_options.max_points_per_page = options.page_points;
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer =
+      TsFileWriter::Create(args.positional[0], schema, writer_options);
+  if (!writer.ok()) return Fail(writer.status());
+
+  ProgressBar progress("gen", options.devices);
+  std::vector<int64_t> times(options.rows);
+  for (size_t r = 0; r < options.rows; ++r) times[r] = kFirstTime + static_cast<int64_t>(r) * kTimeStep;
+  std::vector<ColumnValues> fields(options.fields);
+  for (size_t d = 0; d < options.devices; ++d) {
+    // One random stream per device: the data of a device does not depend on --devices.
+    Random random(options.seed * 0x100000001B3ull + d);
+    for (size_t f = 0; f < options.fields; ++f) {
+      fields[f] = ColumnValues{};
+      fields[f].type = kTypes[f % 5];
+      FillColumn(kKinds[f % 5], options.rows, options.null_ratio, random, fields[f]);
+    }
+    const DeviceId device =
+        (*writer)->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
+    if (absl::Status status = (*writer)->WriteRows(device, times, fields); !status.ok()) return Fail(status);
+    progress.Add(1);
+  }
+  if (absl::Status status = (*writer)->Close(); !status.ok()) return Fail(status);
+  progress.Finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << absl::StrFormat("wrote %s: %d devices, %d rows, %d bytes in %.3f s\n", args.positional[0],
+                               options.devices, options.devices * options.rows, (*writer)->bytes_written(), seconds);
+  return kOk;
+}
+
+}  // namespace tsread::cli
