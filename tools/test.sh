@@ -22,6 +22,13 @@ echo "== stage: release build + tests"
 tools/build.sh release
 (cd build/release && ctest --output-on-failure -j"$jobs" --timeout 900)
 
+echo "== stage: install + example consumer (find_package(tsread))"
+rm -rf build/install build/consumer
+cmake --install build/release --prefix build/install >/dev/null
+cmake -S examples/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
+cmake --build build/consumer -j"$jobs" >/dev/null
+build/consumer/row_count "${TSREAD_FIXTURES:-../shared/fixtures}/table_multi.tsfile"
+
 if [[ $mode != quick ]]; then
   echo "== stage: ASan+UBSan build + tests"
   tools/build.sh asan

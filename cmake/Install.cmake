@@ -1,0 +1,28 @@
+# `cmake --install`: the libraries, their headers, the CLI, a CMake package (find_package(tsread),
+# target tsread::tsread) and a pkg-config file (tsread.pc).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(TSREAD_LIBRARIES tsread_io tsread_common tsread_compress tsread_encoding tsread_format tsread_read
+                     tsread_arrow tsread_write)
+install(TARGETS ${TSREAD_LIBRARIES} tsread EXPORT tsreadTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS tsread_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/cpp/src/tsread DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
+
+set(TSREAD_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tsread)
+install(EXPORT tsreadTargets NAMESPACE tsread:: DESTINATION ${TSREAD_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/tsreadConfig.cmake.in
+                              ${CMAKE_CURRENT_BINARY_DIR}/tsreadConfig.cmake INSTALL_DESTINATION ${TSREAD_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tsreadConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tsreadConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/tsreadConfigVersion.cmake
+              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindLZ4.cmake ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindZstd.cmake
+              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindLZO2.cmake
+        DESTINATION ${TSREAD_CMAKE_DIR})
+
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/tsread.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tsread.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tsread.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
