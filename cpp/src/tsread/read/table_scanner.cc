@@ -206,13 +206,15 @@ struct OwnedBatch {
   std::string arena;
 };
 
-// Takes the batch's buffers (the cursor refills fresh ones) and copies only the binary values,
-// whose views point into page buffers the worker reuses.
-OwnedBatch TakeBatch(TableBatch& from) {
-  OwnedBatch owned;
+// Takes the batch's buffers, giving the cursor those of an already consumed batch in exchange (so
+// that steady state allocates nothing), and copies only the binary values, whose views point into
+// page buffers the worker reuses.
+OwnedBatch TakeBatch(TableBatch& from, OwnedBatch recycled) {
+  OwnedBatch owned = std::move(recycled);
   owned.batch.device = from.device;
-  owned.batch.times = std::move(from.times);
-  owned.batch.columns = std::move(from.columns);
+  std::swap(owned.batch.times, from.times);
+  std::swap(owned.batch.columns, from.columns);
+  owned.arena.clear();
   size_t bytes = 0;
   for (const ColumnVector& c : owned.batch.columns) {
     if (PhysicalTypeOf(c.type) != PhysicalType::kBinary) continue;
@@ -246,6 +248,7 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
     absl::Status status;
   };
   std::vector<SplitState> state(splits.size());
+  std::vector<OwnedBatch> consumed;  // delivered batches whose buffers the workers reuse
   std::mutex mutex;
   std::condition_variable changed;
   size_t next_to_claim = 0;
@@ -266,7 +269,15 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
         while (true) {
           TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
           if (batch == nullptr) return absl::OkStatus();
-          OwnedBatch owned = TakeBatch(*batch);
+          OwnedBatch recycled;
+          {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (!consumed.empty()) {
+              recycled = std::move(consumed.back());
+              consumed.pop_back();
+            }
+          }
+          OwnedBatch owned = TakeBatch(*batch, std::move(recycled));
           std::unique_lock<std::mutex> lock(mutex);
           changed.wait(lock, [&] { return stop || s == delivering || state[s].batches.size() < kMaxQueued; });
           if (stop) return absl::CancelledError("scan stopped");
@@ -303,6 +314,8 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
       }
       result = consume(0, next->batch);
       if (!result.ok()) break;
+      std::lock_guard<std::mutex> lock(mutex);
+      if (consumed.size() < window * kMaxQueued) consumed.push_back(std::move(*next));
     }
   }
   {
