@@ -81,7 +81,9 @@ void StatisticsBuilder::Add(const int64_t* times, const int64_t* values, size_t 
   AddTimes(times, n);
 }
 
-void StatisticsBuilder::Add(const int64_t* times, const float* values, size_t n) {
+// FloatStatistics and DoubleStatistics differ only in the value width; both keep a double sum.
+template <typename T>
+void StatisticsBuilder::AddFloating(const int64_t* times, const T* values, size_t n) {
   if (n == 0) return;
   size_t i = 0;
   if (count_ == 0) {
@@ -97,21 +99,8 @@ void StatisticsBuilder::Add(const int64_t* times, const float* values, size_t n)
   AddTimes(times, n);
 }
 
-void StatisticsBuilder::Add(const int64_t* times, const double* values, size_t n) {
-  if (n == 0) return;
-  size_t i = 0;
-  if (count_ == 0) {
-    float_min_ = float_max_ = float_first_ = float_sum_ = values[0];
-    i = 1;
-  }
-  for (; i < n; ++i) {
-    UpdateFloatMin(float_min_, values[i]);
-    UpdateFloatMax(float_max_, values[i]);
-    float_sum_ += values[i];
-  }
-  float_last_ = values[n - 1];
-  AddTimes(times, n);
-}
+void StatisticsBuilder::Add(const int64_t* times, const float* values, size_t n) { AddFloating(times, values, n); }
+void StatisticsBuilder::Add(const int64_t* times, const double* values, size_t n) { AddFloating(times, values, n); }
 
 void StatisticsBuilder::Add(const int64_t* times, const std::string_view* values, size_t n) {
   if (n == 0) return;

@@ -44,6 +44,8 @@ class StatisticsBuilder {
   void SerializeTo(std::string& out) const;
 
  private:
+  template <typename T>
+  void AddFloating(const int64_t* times, const T* values, size_t n);
   void AddTimeRange(const int64_t* times, size_t n);
 
   DataType type_;
