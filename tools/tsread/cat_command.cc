@@ -65,7 +65,7 @@ int CatTable(const TsFileReader& reader, const Args& args) {
         line += ',';
         if (projection[j].category == ColumnCategory::kTag) {
           if (std::optional<std::string_view> tag = b.tag(projection[j])) AppendQuoted(line, *tag);
-        } else if (projection[j].category == ColumnCategory::kField && b.columns[j].valid[r]) {
+        } else if (projection[j].category == ColumnCategory::kField && b.columns[j].IsValid(r)) {
           AppendValue(line, b.columns[j], r);
         }
       }
@@ -98,7 +98,7 @@ absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device,
       if (*batch == nullptr) break;
       const SeriesBatch& b = **batch;
       for (size_t r = 0; r < b.times.size(); ++r) {
-        if (!b.values.valid[r]) continue;
+        if (!b.values.IsValid(r)) continue;
         std::string& line = out.line();
         AppendCsvField(line, device.name);
         line += ',';

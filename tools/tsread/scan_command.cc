@@ -41,32 +41,21 @@ struct ColumnStats {
   }
 };
 
-// True when every row is non-null (the common case, which takes the vectorisable loops).
-bool AllValid(const std::vector<uint8_t>& valid) {
-  return std::memchr(valid.data(), 0, valid.size()) == nullptr;
-}
-
-size_t CountValid(const std::vector<uint8_t>& valid) {
-  size_t n = 0;
-  for (uint8_t v : valid) n += v;
-  return n;
-}
-
 template <typename T>
 void AddInts(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {
   const size_t rows = values.size();
   if (rows == 0) return;
   T lo = std::numeric_limits<T>::max(), hi = std::numeric_limits<T>::min();
   size_t non_null = rows;
-  if (AllValid(column.valid)) {
+  if (column.null_count == 0) {
     for (size_t r = 0; r < rows; ++r) {
       lo = std::min(lo, values[r]);
       hi = std::max(hi, values[r]);
     }
   } else {
-    non_null = CountValid(column.valid);
+    non_null = column.length - column.null_count;
     for (size_t r = 0; r < rows; ++r) {
-      if (!column.valid[r]) continue;
+      if (!column.IsValid(r)) continue;
       lo = std::min(lo, values[r]);
       hi = std::max(hi, values[r]);
     }
@@ -86,15 +75,15 @@ void AddFloats(const ColumnVector& column, const std::vector<T>& values, ColumnS
   if (rows == 0) return;
   T lo = std::numeric_limits<T>::infinity(), hi = -std::numeric_limits<T>::infinity();
   size_t non_null = rows;
-  if (AllValid(column.valid)) {
+  if (column.null_count == 0) {
     for (size_t r = 0; r < rows; ++r) {
       lo = values[r] < lo ? values[r] : lo;
       hi = values[r] > hi ? values[r] : hi;
     }
   } else {
-    non_null = CountValid(column.valid);
+    non_null = column.length - column.null_count;
     for (size_t r = 0; r < rows; ++r) {
-      if (!column.valid[r]) continue;
+      if (!column.IsValid(r)) continue;
       lo = values[r] < lo ? values[r] : lo;
       hi = values[r] > hi ? values[r] : hi;
     }
@@ -121,7 +110,7 @@ void AddBatch(const std::vector<ProjectedColumn>& projection, const TableBatch& 
       case DataType::kFloat: AddFloats(column, column.floats, stats[j]); break;
       case DataType::kDouble: AddFloats(column, column.doubles, stats[j]); break;
       default:
-        stats[j].non_null += CountValid(column.valid);
+        stats[j].non_null += column.length - column.null_count;
     }
   }
 }

@@ -107,8 +107,8 @@ void AppendValue(std::string& out, const ColumnVector& column, size_t row) {
     case DataType::kFloat: AppendFloat(out, column.floats[row]); return;
     case DataType::kDouble: AppendDouble(out, column.doubles[row]); return;
     case DataType::kText:
-    case DataType::kString: AppendQuoted(out, column.binaries[row]); return;
-    case DataType::kBlob: AppendBlob(out, column.binaries[row]); return;
+    case DataType::kString: AppendQuoted(out, column.binary(row)); return;
+    case DataType::kBlob: AppendBlob(out, column.binary(row)); return;
   }
 }
 

@@ -87,7 +87,9 @@ TEST(PageDecoderTest, EmptyValuePageMakesEveryRowNull) {
   ColumnVector out;
   ASSERT_TRUE(DecodeValuePage(chunk, page, 5, ReadLimits{}, scratch, out).ok());
   ASSERT_EQ(out.size(), 5u);
-  for (uint8_t v : out.valid) EXPECT_EQ(v, 0);
+  EXPECT_EQ(out.null_count, 5u);
+  EXPECT_EQ(out.validity, (std::vector<uint8_t>{0}));
+  for (double v : out.doubles) EXPECT_EQ(v, 0.0);
 }
 
 TEST(PageDecoderTest, ValuePageRowCountMustMatchTheTimePage) {
@@ -104,9 +106,10 @@ TEST(PageDecoderTest, ValuePageRowCountMustMatchTheTimePage) {
   PageScratch scratch;
   ColumnVector out;
   ASSERT_TRUE(DecodeValuePage(chunk, page, 3, ReadLimits{}, scratch, out).ok());
-  EXPECT_EQ(out.valid, (std::vector<uint8_t>{1, 0, 1}));
-  EXPECT_EQ(out.int32s[0], 7);
-  EXPECT_EQ(out.int32s[2], -1);
+  // The MSB-first page bitmap 101xxxxx becomes the LSB-first validity bitmap 00000101.
+  EXPECT_EQ(out.validity, (std::vector<uint8_t>{0x05}));
+  EXPECT_EQ(out.null_count, 1u);
+  EXPECT_EQ(out.int32s, (std::vector<int32_t>{7, 0, -1}));
   EXPECT_EQ(DecodeValuePage(chunk, page, 4, ReadLimits{}, scratch, out).code(), absl::StatusCode::kDataLoss);
 }
 

@@ -54,7 +54,7 @@ TEST_P(TreeFixtureTest, EveryPointMatchesTheJavaReader) {
         ASSERT_TRUE(batch.ok()) << batch.status();
         if (*batch == nullptr) break;
         for (size_t r = 0; r < (*batch)->times.size(); ++r) {
-          if (!(*batch)->values.valid[r]) continue;
+          if (!(*batch)->values.IsValid(r)) continue;
           ASSERT_LT(row, expected.size());
           const CsvRow& e = expected[row++];
           ASSERT_EQ(e[0].text, device.name);

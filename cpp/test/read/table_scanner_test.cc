@@ -25,7 +25,7 @@ std::string RowKey(const std::vector<ProjectedColumn>& projection, const TableBa
     }
     if (projection[j].category != ColumnCategory::kField) continue;
     const ColumnVector& c = batch.columns[j];
-    if (!c.valid[r]) {
+    if (!c.IsValid(r)) {
       key += "<null>";
       continue;
     }
@@ -35,7 +35,7 @@ std::string RowKey(const std::vector<ProjectedColumn>& projection, const TableBa
       case PhysicalType::kInt64: absl::StrAppend(&key, c.int64s[r]); break;
       case PhysicalType::kFloat: absl::StrAppend(&key, std::bit_cast<uint32_t>(c.floats[r])); break;
       case PhysicalType::kDouble: absl::StrAppend(&key, std::bit_cast<uint64_t>(c.doubles[r])); break;
-      case PhysicalType::kBinary: key.append(c.binaries[r]); break;
+      case PhysicalType::kBinary: key.append(c.binary(r)); break;
     }
   }
   return key;

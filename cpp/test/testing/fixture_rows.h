@@ -28,7 +28,7 @@ inline std::vector<std::pair<std::string, std::string>> TableCsvFixtures() {
 
 // Whether row `row` of `column` equals the CSV field (null, or the typed value).
 inline ::testing::AssertionResult CellMatches(const CsvField& expected, const ColumnVector& column, size_t row) {
-  if (!column.valid[row]) return FieldIsNull(expected);
+  if (!column.IsValid(row)) return FieldIsNull(expected);
   switch (column.type) {
     case DataType::kBoolean: return FieldEqualsBool(expected, column.bools[row] != 0);
     case DataType::kInt32:
@@ -39,7 +39,7 @@ inline ::testing::AssertionResult CellMatches(const CsvField& expected, const Co
     case DataType::kDouble: return FieldEqualsDouble(expected, column.doubles[row]);
     case DataType::kText:
     case DataType::kString:
-    case DataType::kBlob: return FieldEqualsBinary(expected, column.type, column.binaries[row]);
+    case DataType::kBlob: return FieldEqualsBinary(expected, column.type, column.binary(row));
     default: return ::testing::AssertionFailure() << "unexpected column type";
   }
 }

@@ -60,7 +60,7 @@ struct OwnedColumn {
 
   // Appends rows of a reader ColumnVector.
   void Append(const ColumnVector& c) {
-    valid.insert(valid.end(), c.valid.begin(), c.valid.end());
+    for (size_t r = 0; r < c.size(); ++r) valid.push_back(c.IsValid(r) ? 1 : 0);
     switch (PhysicalTypeOf(type)) {
       case PhysicalType::kBoolean:
         bools.insert(bools.end(), c.bools.begin(), c.bools.end());
@@ -78,10 +78,7 @@ struct OwnedColumn {
         doubles.insert(doubles.end(), c.doubles.begin(), c.doubles.end());
         break;
       case PhysicalType::kBinary:
-        // The slot of a null row is unspecified (it may view a released page): skip it.
-        for (size_t r = 0; r < c.binaries.size(); ++r) {
-          binaries.emplace_back(c.valid[r] ? c.binaries[r] : std::string_view());
-        }
+        for (size_t r = 0; r < c.size(); ++r) binaries.emplace_back(c.binary(r));
         break;
     }
   }

@@ -29,7 +29,13 @@ std::string TimeFormat(const ArrowExportOptions& options) {
   return "l";
 }
 
+// TAG columns are dictionary-encoded when asked (ATTRIBUTE columns, always null, stay utf8).
+bool UsesDictionary(const ProjectedColumn& column, const ArrowExportOptions& options) {
+  return options.tags_as_dictionary && column.category == ColumnCategory::kTag;
+}
+
 std::string ColumnFormat(const ProjectedColumn& column, const ArrowExportOptions& options) {
+  if (UsesDictionary(column, options)) return "i";  // the index type; the values are the dictionary's
   if (column.category != ColumnCategory::kField) return "u";
   switch (column.data_type) {
     case DataType::kBoolean: return "b";
@@ -55,6 +61,7 @@ struct SchemaPrivate {
   std::string name;
   std::vector<ArrowSchema> children;
   std::vector<ArrowSchema*> child_pointers;
+  std::unique_ptr<ArrowSchema> dictionary;
 };
 
 void ReleaseSchema(ArrowSchema* schema) {
@@ -62,6 +69,9 @@ void ReleaseSchema(ArrowSchema* schema) {
   std::unique_ptr<SchemaPrivate> owned(static_cast<SchemaPrivate*>(schema->private_data));
   for (ArrowSchema& child : owned->children) {
     if (child.release != nullptr) child.release(&child);
+  }
+  if (owned->dictionary != nullptr && owned->dictionary->release != nullptr) {
+    owned->dictionary->release(owned->dictionary.get());
   }
   schema->release = nullptr;
 }
@@ -88,7 +98,14 @@ void BuildSchema(const std::vector<ProjectedColumn>& projection, const ArrowExpo
   priv->children.resize(projection.size() + 1);
   FillSchema(&priv->children[0], TimeFormat(options), "time", 0);
   for (size_t j = 0; j < projection.size(); ++j) {
-    FillSchema(&priv->children[j + 1], ColumnFormat(projection[j], options), projection[j].name, ARROW_FLAG_NULLABLE);
+    ArrowSchema* child = &priv->children[j + 1];
+    FillSchema(child, ColumnFormat(projection[j], options), projection[j].name, ARROW_FLAG_NULLABLE);
+    if (UsesDictionary(projection[j], options)) {
+      auto* child_priv = static_cast<SchemaPrivate*>(child->private_data);
+      child_priv->dictionary = std::make_unique<ArrowSchema>();
+      FillSchema(child_priv->dictionary.get(), "u", "", 0);
+      child->dictionary = child_priv->dictionary.get();
+    }
   }
   for (ArrowSchema& child : priv->children) priv->child_pointers.push_back(&child);
   out->n_children = static_cast<int64_t>(priv->children.size());
@@ -101,15 +118,16 @@ void BuildSchema(const std::vector<ProjectedColumn>& projection, const ArrowExpo
 struct ArrayPrivate {
   std::vector<uint8_t> validity;
   std::vector<uint8_t> bits;      // BOOLEAN values
-  std::vector<int32_t> int32s;    // INT32, DATE
+  std::vector<int32_t> int32s;    // INT32, DATE, dictionary indices
   std::vector<int64_t> int64s;    // INT64, TIMESTAMP, time
   std::vector<float> floats;
   std::vector<double> doubles;
   std::vector<int32_t> offsets;   // utf8 / binary
-  std::string data;
+  std::vector<char> data;
   std::array<const void*, 3> buffers{};
   std::vector<ArrowArray> children;
   std::vector<ArrowArray*> child_pointers;
+  std::unique_ptr<ArrowArray> dictionary;
 };
 
 void ReleaseArray(ArrowArray* array) {
@@ -117,6 +135,9 @@ void ReleaseArray(ArrowArray* array) {
   std::unique_ptr<ArrayPrivate> owned(static_cast<ArrayPrivate*>(array->private_data));
   for (ArrowArray& child : owned->children) {
     if (child.release != nullptr) child.release(&child);
+  }
+  if (owned->dictionary != nullptr && owned->dictionary->release != nullptr) {
+    owned->dictionary->release(owned->dictionary.get());
   }
   array->release = nullptr;
 }
@@ -138,18 +159,15 @@ ArrayPrivate* InitArray(ArrowArray* out, int64_t length, int64_t n_buffers) {
   return raw;
 }
 
-// Arrow's LSB-first validity bitmap from one byte per row; nullptr buffer when nothing is null.
-void SetValidity(ArrowArray* out, ArrayPrivate* priv, const std::vector<uint8_t>& valid) {
-  const size_t rows = valid.size();
-  size_t nulls = 0;
-  for (uint8_t v : valid) nulls += v == 0;
-  out->null_count = static_cast<int64_t>(nulls);
-  if (nulls == 0) {
+// Hands the column's validity bitmap over (already Arrow's LSB-first layout); no buffer at all
+// when nothing is null.
+void MoveValidity(ArrowArray* out, ArrayPrivate* priv, ColumnVector& column) {
+  out->null_count = static_cast<int64_t>(column.null_count);
+  if (column.null_count == 0) {
     priv->buffers[0] = nullptr;
     return;
   }
-  priv->validity.assign((rows + 7) / 8, 0);
-  for (size_t r = 0; r < rows; ++r) priv->validity[r >> 3] |= static_cast<uint8_t>(valid[r] << (r & 7));
+  priv->validity = std::move(column.validity);
   priv->buffers[0] = priv->validity.data();
 }
 
@@ -209,78 +227,132 @@ absl::StatusOr<int32_t> Date32FromYyyyMmDd(int32_t value) {
   return static_cast<int32_t>(DaysFromCivil(y, m, d));
 }
 
-absl::Status FillStrings(ArrowArray* out, ArrayPrivate* priv, size_t rows,
-                         const std::function<std::optional<std::string_view>(size_t)>& value, bool check_utf8,
-                         const std::string& column) {
-  priv->offsets.resize(rows + 1);
-  priv->offsets[0] = 0;
-  for (size_t r = 0; r < rows; ++r) {
-    const std::optional<std::string_view> v = value(r);
-    if (v.has_value()) {
-      if (check_utf8 && !IsValidUtf8(*v)) {
-        return absl::DataLossError(absl::StrCat("column \"", column, "\" row ", r, " is not valid UTF-8"));
-      }
-      priv->data.append(*v);
-      if (priv->data.size() > static_cast<size_t>(INT32_MAX)) {
-        return absl::ResourceExhaustedError("a batch's string data exceeds 2 GiB (Arrow utf8 offsets are int32)");
-      }
-    }
-    priv->offsets[r + 1] = static_cast<int32_t>(priv->data.size());
+bool IsUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Every value of a TEXT/STRING column is valid UTF-8 iff all its bytes are and no value starts
+// with a continuation byte (then every value also ends on a character boundary): one pass over
+// the bytes instead of one call per value.
+absl::Status CheckUtf8(const ColumnVector& column, const std::string& name) {
+  const std::string_view all(column.bytes.data(), column.bytes.size());
+  bool ok = IsValidUtf8(all);
+  for (size_t r = 0; ok && r < column.length; ++r) {
+    const int32_t begin = column.offsets[r];
+    if (begin < column.offsets[r + 1] && IsUtf8Continuation(column.bytes[begin])) ok = false;
   }
+  if (ok) return absl::OkStatus();
+  for (size_t r = 0; r < column.length; ++r) {  // name the first bad row
+    if (!IsValidUtf8(column.binary(r))) {
+      return absl::DataLossError(absl::StrCat("column \"", name, "\" row ", r, " is not valid UTF-8"));
+    }
+  }
+  return absl::DataLossError(absl::StrCat("column \"", name, "\" is not valid UTF-8"));
+}
+
+void MoveBinaries(ArrayPrivate* priv, ColumnVector& column) {
+  priv->offsets = std::move(column.offsets);
+  priv->data = std::move(column.bytes);
   priv->buffers[1] = priv->offsets.data();
   priv->buffers[2] = priv->data.data();
-  (void)out;
-  return absl::OkStatus();
 }
 
 absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColumn& projected, ColumnVector& column) {
-  const size_t rows = column.valid.size();
-  SetValidity(out, priv, column.valid);
+  const size_t rows = column.length;
   switch (column.type) {
     case DataType::kBoolean:
       priv->bits.assign((rows + 7) / 8, 0);
       for (size_t r = 0; r < rows; ++r) priv->bits[r >> 3] |= static_cast<uint8_t>((column.bools[r] != 0) << (r & 7));
       priv->buffers[1] = priv->bits.data();
-      return absl::OkStatus();
+      break;
     case DataType::kInt32:
       priv->int32s = std::move(column.int32s);
       priv->buffers[1] = priv->int32s.data();
-      return absl::OkStatus();
+      break;
     case DataType::kDate:
-      priv->int32s = std::move(column.int32s);
       for (size_t r = 0; r < rows; ++r) {
-        if (!column.valid[r]) continue;
-        absl::StatusOr<int32_t> days = Date32FromYyyyMmDd(priv->int32s[r]);
+        if (!column.IsValid(r)) continue;
+        absl::StatusOr<int32_t> days = Date32FromYyyyMmDd(column.int32s[r]);
         if (!days.ok()) return absl::DataLossError(absl::StrCat("column \"", projected.name, "\": ", days.status().message()));
-        priv->int32s[r] = *days;
+        column.int32s[r] = *days;
       }
+      priv->int32s = std::move(column.int32s);
       priv->buffers[1] = priv->int32s.data();
-      return absl::OkStatus();
+      break;
     case DataType::kInt64:
     case DataType::kTimestamp:
       priv->int64s = std::move(column.int64s);
       priv->buffers[1] = priv->int64s.data();
-      return absl::OkStatus();
+      break;
     case DataType::kFloat:
       priv->floats = std::move(column.floats);
       priv->buffers[1] = priv->floats.data();
-      return absl::OkStatus();
+      break;
     case DataType::kDouble:
       priv->doubles = std::move(column.doubles);
       priv->buffers[1] = priv->doubles.data();
-      return absl::OkStatus();
+      break;
     case DataType::kText:
     case DataType::kString:
+      TSREAD_RETURN_IF_ERROR(CheckUtf8(column, projected.name));
+      MoveBinaries(priv, column);
+      break;
     case DataType::kBlob:
-      return FillStrings(out, priv, rows,
-                         [&](size_t r) { return column.valid[r] ? std::optional<std::string_view>(column.binaries[r]) : std::nullopt; },
-                         column.type != DataType::kBlob, projected.name);
+      MoveBinaries(priv, column);
+      break;
     default:
       return absl::InternalError("unexpected column type");
   }
+  MoveValidity(out, priv, column);
+  return absl::OkStatus();
 }
 
-absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, TableBatch& batch, ArrowArray* out) {
+// A utf8 array of `rows` copies of `value` (all null for nullopt).
+absl::Status FillConstantString(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                                const std::optional<std::string_view>& value, const std::string& name) {
+  if (value.has_value() && !IsValidUtf8(*value)) {
+    return absl::DataLossError(absl::StrCat("column \"", name, "\" is not valid UTF-8"));
+  }
+  const size_t size = value.has_value() ? value->size() : 0;
+  if (rows * size > static_cast<size_t>(INT32_MAX)) {
+    return absl::ResourceExhaustedError(absl::StrCat("column \"", name,
+                                                     "\": a batch's strings exceed 2 GiB (Arrow utf8 offsets are "
+                                                     "int32); export TAG columns as dictionaries"));
+  }
+  priv->offsets.resize(rows + 1);
+  for (size_t r = 0; r <= rows; ++r) priv->offsets[r] = static_cast<int32_t>(r * size);
+  priv->data.resize(rows * size);
+  if (size > 0) {
+    for (size_t r = 0; r < rows; ++r) std::memcpy(priv->data.data() + r * size, value->data(), size);
+  }
+  if (!value.has_value()) {
+    out->null_count = static_cast<int64_t>(rows);
+    priv->validity.assign((rows + 7) / 8, 0);
+    priv->buffers[0] = priv->validity.data();
+  }
+  priv->buffers[1] = priv->offsets.data();
+  priv->buffers[2] = priv->data.data();
+  return absl::OkStatus();
+}
+
+// dictionary<int32, utf8>: every index 0 into a one-entry dictionary holding the device's tag
+// value (a null tag: every index null, empty dictionary).
+absl::Status FillConstantDictionary(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                                    const std::optional<std::string_view>& value, const std::string& name) {
+  priv->int32s.assign(rows, 0);
+  priv->buffers[1] = priv->int32s.data();
+  if (!value.has_value()) {
+    out->null_count = static_cast<int64_t>(rows);
+    priv->validity.assign((rows + 7) / 8, 0);
+    priv->buffers[0] = priv->validity.data();
+  }
+  priv->dictionary = std::make_unique<ArrowArray>();
+  const size_t entries = value.has_value() ? 1 : 0;
+  ArrayPrivate* dict = InitArray(priv->dictionary.get(), static_cast<int64_t>(entries), 3);
+  out->dictionary = priv->dictionary.get();
+  return FillConstantString(priv->dictionary.get(), dict, entries, value, name);
+}
+
+absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
+                        TableBatch& batch, ArrowArray* out) {
   const int64_t rows = static_cast<int64_t>(batch.num_rows());
   ArrayPrivate* top = InitArray(out, rows, 1);
   top->buffers[0] = nullptr;
@@ -310,13 +382,13 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, TableBat
       continue;
     }
     // TAG: the device's segment on every row; ATTRIBUTE: not stored, null.
-    ArrayPrivate* priv = InitArray(child, rows, 3);
     const std::optional<std::string_view> tag =
         p.category == ColumnCategory::kTag ? batch.tag(p) : std::optional<std::string_view>();
-    std::vector<uint8_t> valid(static_cast<size_t>(rows), tag.has_value() ? 1 : 0);
-    SetValidity(child, priv, valid);
-    TSREAD_RETURN_IF_ERROR(FillStrings(child, priv, static_cast<size_t>(rows), [&](size_t) { return tag; },
-                                       /*check_utf8=*/true, p.name));
+    if (UsesDictionary(p, options)) {
+      TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2), static_cast<size_t>(rows), tag, p.name));
+    } else {
+      TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows), tag, p.name));
+    }
   }
   return absl::OkStatus();
 }
@@ -354,7 +426,7 @@ int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
     out->release = nullptr;  // end of stream
     return 0;
   }
-  absl::Status status = BuildBatch(priv->scanner->projection(), **batch, out);
+  absl::Status status = BuildBatch(priv->scanner->projection(), priv->options, **batch, out);
   if (!status.ok()) {
     out->release(out);
     out->release = nullptr;

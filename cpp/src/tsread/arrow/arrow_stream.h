@@ -1,16 +1,18 @@
 // Export of a table scan as an Arrow C stream (ArrowArrayStream): one struct array per batch
 // with a child per output column — time first, then the projection.
 //
-// Types: time -> timestamp (unit option, ms by default; or int64), TAG -> utf8, ATTRIBUTE ->
+// Types: time -> timestamp (unit option, ms by default; or int64), TAG -> utf8 (or, as an option,
+// dictionary<int32, utf8>: per batch a one-entry dictionary, the device's value), ATTRIBUTE ->
 // utf8 (all null), BOOLEAN -> bool, INT32 -> int32, INT64 -> int64, FLOAT -> float32,
 // DOUBLE -> float64, TEXT/STRING -> utf8, BLOB -> binary, DATE -> date32 (days since the epoch,
 // from the stored yyyyMMdd), TIMESTAMP -> timestamp (same unit as time). TsFile does not store the
 // timestamp unit, hence the option.
 //
-// Fixed-width value buffers are handed over without copying (moved out of the scan's batch);
-// validity bytes become Arrow's LSB-first bitmaps. TEXT/STRING values that are not valid UTF-8
-// fail the stream (get_next returns EINVAL with an error naming the column and row) rather than
-// producing invalid utf8.
+// The scan's batches already have Arrow's layout, so value buffers, validity bitmaps and
+// string offsets/bytes are handed over without copying (moved out of the batch); only BOOLEAN
+// (one byte per row in a batch) is packed into bits, and DATE converted in place. TEXT/STRING
+// values that are not valid UTF-8 fail the stream (get_next returns EIO, get_last_error names the
+// column and row) rather than producing invalid utf8; BLOB is exported as binary unchecked.
 #ifndef TSREAD_ARROW_ARROW_STREAM_H_
 #define TSREAD_ARROW_ARROW_STREAM_H_
 
@@ -27,6 +29,8 @@ enum class ArrowTimeUnit { kSecond, kMillisecond, kMicrosecond, kNanosecond };
 struct ArrowExportOptions {
   // Unit of time and TIMESTAMP columns; nullopt exports them as plain int64.
   std::optional<ArrowTimeUnit> time_unit = ArrowTimeUnit::kMillisecond;
+  // TAG columns as dictionary<int32, utf8> instead of utf8: no per-row copy of the tag value.
+  bool tags_as_dictionary = false;
 };
 
 // Fills `out` with a stream over every batch of `scanner` (single-threaded, device order). The

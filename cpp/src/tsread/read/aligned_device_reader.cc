@@ -117,7 +117,7 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
       time_page.header.statistics.has_value() ? *time_page.header.statistics : plan_->time_chunk->statistics;
   if (!range_->Overlaps(page_statistics)) {
     times.clear();
-    for (ColumnVector& column : columns) column.Resize(0);
+    for (ColumnVector& column : columns) column.Clear();
     return true;
   }
   const uint32_t rows = PageRowCount(time_page, plan_->time_chunk->statistics);
@@ -127,7 +127,7 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
     if (!(*columns_)[j].stored) continue;
     if (!value_chunks_[j].has_value()) {
       column.Resize(rows);
-      column.SetNull(0, rows);
+      column.SetAllNull();
       continue;
     }
     const ChunkData& chunk = *value_chunks_[j];

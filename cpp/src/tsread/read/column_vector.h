@@ -1,7 +1,12 @@
-// ColumnVector: the values of one column for a run of rows — a dense slot per row plus a validity
-// byte per row (1 = value present). Exactly one of the typed arrays is used, chosen by the
-// column's physical type. Binary values are views into page buffers owned by whoever filled the
-// vector (valid until it is refilled).
+// ColumnVector: the values of one column for a run of rows, in Arrow's memory layout so that a
+// consumer (or the Arrow export) can take the buffers as they are:
+//  - validity: an LSB-first bitmap, bit r set = row r has a value; null_count counts the clear
+//    bits among the first size() rows;
+//  - fixed-width types: a dense array with a slot per row (null slots hold zero);
+//  - TEXT/STRING/BLOB: offsets (size() + 1 of them, starting at 0; a null row is empty) into
+//    `bytes`, which the vector owns — a batch stays valid after the pages it came from are gone.
+// Exactly one value array is used, chosen by the column's physical type. BOOLEAN values are one
+// 0/1 byte per row.
 #ifndef TSREAD_READ_COLUMN_VECTOR_H_
 #define TSREAD_READ_COLUMN_VECTOR_H_
 
@@ -16,19 +21,40 @@ namespace tsread {
 
 struct ColumnVector {
   DataType type = DataType::kInt64;
-  std::vector<uint8_t> valid;
+  size_t length = 0;
+  size_t null_count = 0;
+  std::vector<uint8_t> validity;  // (length + 7) / 8 bytes; bits past `length` are zero
   std::vector<uint8_t> bools;
   std::vector<int32_t> int32s;  // INT32, DATE
   std::vector<int64_t> int64s;  // INT64, TIMESTAMP
   std::vector<float> floats;
   std::vector<double> doubles;
-  std::vector<std::string_view> binaries;  // TEXT, STRING, BLOB
+  std::vector<int32_t> offsets;  // TEXT, STRING, BLOB
+  std::vector<char> bytes;
 
-  size_t size() const { return valid.size(); }
-  // Resizes every array of this column's physical type to `rows` (values unspecified).
+  size_t size() const { return length; }
+  bool IsValid(size_t row) const { return (validity[row >> 3] >> (row & 7)) & 1; }
+  // Row `row` of a TEXT/STRING/BLOB column (empty for a null row); valid while the vector is
+  // not modified.
+  std::string_view binary(size_t row) const {
+    return std::string_view(bytes.data() + offsets[row], static_cast<size_t>(offsets[row + 1] - offsets[row]));
+  }
+
+  // Sizes the bitmap and the value array of this column's physical type for `rows` rows (binary
+  // columns: rows + 1 offsets). Contents are unspecified until filled; finish with one of
+  // SetAllValid, SetAllNull or FinishValidity.
   void Resize(size_t rows);
-  // Marks rows [begin, end) null.
-  void SetNull(size_t begin, size_t end);
+  // Zero rows (a binary column keeps its single offset 0).
+  void Clear() {
+    Resize(0);
+    SetAllNull();
+  }
+  // Marks every row valid.
+  void SetAllValid();
+  // Marks every row null and zeroes every slot (binary columns: every row empty).
+  void SetAllNull();
+  // Clears the bitmap's bits past `length` and recounts null_count from it.
+  void FinishValidity();
   // Keeps only the rows whose `keep` byte is set (keep.size() == size()), in order.
   void KeepRows(const std::vector<uint8_t>& keep);
   // Replaces this vector's contents with rows [begin, begin + count) of `from` (same type).

@@ -198,8 +198,9 @@ class Verifier {
       absl::Status status;
       if (time_column) {
         status = DecodeTimePage(chunk.header, page, PageRowCount(page, meta.statistics), limits_, scratch_, times);
-        values.type = DataType::kVector;
-        values.valid.assign(times.size(), 1);
+        values.type = DataType::kVector;  // the time column: every row present, no values to compare
+        values.Resize(times.size());
+        values.SetAllValid();
       } else if (aligned_value) {
         times = (*aligned_times)[k];
         status = DecodeValuePage(chunk.header, page, static_cast<uint32_t>(times.size()), limits_, scratch_, values);
@@ -225,7 +226,7 @@ class Verifier {
           previous = times[r];
           first = false;
         }
-        if (!values.valid[r]) continue;
+        if (!values.IsValid(r)) continue;
         page_observed.AddTime(times[r]);
         AddValue(values, r, page_observed);
       }

@@ -67,27 +67,66 @@ template <>
 absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, float* out) { return DecodeFloats(e, s, n, out); }
 template <>
 absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, double* out) { return DecodeDoubles(e, s, n, out); }
-template <>
-absl::Status DecodeTyped(Encoding e, std::string_view s, size_t n, std::string_view* out) {
-  return DecodeBinaries(e, s, n, out);
+
+// Copies the dense non-null values to the rows whose validity bit is set; null slots get T{}.
+// Whole bitmap bytes that are all set or all clear take the fast paths.
+template <typename T>
+void SpreadOverRows(const T* dense, const uint8_t* validity, size_t rows, T* values) {
+  size_t j = 0;
+  size_t r = 0;
+  for (; r + 8 <= rows; r += 8) {
+    const uint8_t bits = validity[r >> 3];
+    if (bits == 0xFF) {
+      std::memcpy(values + r, dense + j, 8 * sizeof(T));
+      j += 8;
+    } else if (bits == 0) {
+      std::fill(values + r, values + r + 8, T{});
+    } else {
+      for (int b = 0; b < 8; ++b) values[r + b] = ((bits >> b) & 1) ? dense[j++] : T{};
+    }
+  }
+  for (; r < rows; ++r) values[r] = ((validity[r >> 3] >> (r & 7)) & 1) ? dense[j++] : T{};
 }
 
-// Decodes `non_null` values and spreads them over the rows whose validity byte is set.
+// Decodes `non_null` values into the rows whose validity bit is set.
 template <typename T>
 absl::Status DecodeIntoRows(Encoding encoding, std::string_view stream, size_t non_null, PageScratch& scratch,
-                            const std::vector<uint8_t>& valid, std::vector<T>& values) {
-  const size_t rows = valid.size();
+                            const ColumnVector& out, std::vector<T>& values) {
+  const size_t rows = out.length;
   if (non_null == rows) return DecodeTyped(encoding, stream, rows, values.data());
   T* dense = DenseBuffer<T>(scratch, non_null);
   TSREAD_RETURN_IF_ERROR(DecodeTyped(encoding, stream, non_null, dense));
-  size_t j = 0;
-  for (size_t r = 0; r < rows; ++r) {
-    if (valid[r]) {
-      values[r] = dense[j++];
-    } else {
-      values[r] = T{};  // a null slot never keeps a stale value (for strings: a dangling view)
-    }
+  SpreadOverRows(dense, out.validity.data(), rows, values.data());
+  return absl::OkStatus();
+}
+
+// Decodes `non_null` TEXT/STRING/BLOB values (views into the page) and copies them into the
+// column's own bytes, so that the batch outlives the page buffer.
+absl::Status DecodeBinariesIntoRows(Encoding encoding, std::string_view stream, size_t non_null,
+                                    PageScratch& scratch, ColumnVector& out) {
+  scratch.binaries.resize(non_null);
+  TSREAD_RETURN_IF_ERROR(DecodeBinaries(encoding, stream, non_null, scratch.binaries.data()));
+  size_t total = 0;
+  for (std::string_view v : scratch.binaries) total += v.size();
+  // Values are views into one page, so they cannot add up to more than the page (≤ 256 MiB by
+  // default); the check keeps the int32 offsets exact whatever the limit.
+  if (total > static_cast<size_t>(INT32_MAX)) {
+    return absl::ResourceExhaustedError(absl::StrCat("a page's binary values add up to ", total,
+                                                     " bytes, over the 2 GiB a batch column can hold"));
   }
+  out.bytes.resize(total);
+  char* bytes = out.bytes.data();
+  int32_t* offsets = out.offsets.data();
+  int32_t at = 0;
+  size_t j = 0;
+  for (size_t r = 0; r < out.length; ++r) {
+    offsets[r] = at;
+    if (!out.IsValid(r)) continue;
+    const std::string_view v = scratch.binaries[j++];
+    if (!v.empty()) std::memcpy(bytes + at, v.data(), v.size());
+    at += static_cast<int32_t>(v.size());
+  }
+  offsets[out.length] = at;
   return absl::OkStatus();
 }
 
@@ -95,49 +134,36 @@ absl::Status DecodeColumnValues(Encoding encoding, std::string_view stream, size
                                 ColumnVector& out) {
   TSREAD_RETURN_IF_ERROR(CheckCount(non_null, encoding, stream.size()));
   switch (PhysicalTypeOf(out.type)) {
-    case PhysicalType::kBoolean: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.bools);
-    case PhysicalType::kInt32: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.int32s);
-    case PhysicalType::kInt64: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.int64s);
-    case PhysicalType::kFloat: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.floats);
-    case PhysicalType::kDouble: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.doubles);
-    case PhysicalType::kBinary: return DecodeIntoRows(encoding, stream, non_null, scratch, out.valid, out.binaries);
+    case PhysicalType::kBoolean: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.bools);
+    case PhysicalType::kInt32: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.int32s);
+    case PhysicalType::kInt64: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.int64s);
+    case PhysicalType::kFloat: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.floats);
+    case PhysicalType::kDouble: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.doubles);
+    case PhysicalType::kBinary: return DecodeBinariesIntoRows(encoding, stream, non_null, scratch, out);
   }
   return absl::InternalError("unknown physical type");
 }
 
-// kBitmapBytes[b] holds the 8 validity bytes of bitmap byte b: byte i is bit (7 - i), since
-// value-page bitmaps are MSB-first (§8.3).
-constexpr std::array<uint64_t, 256> MakeBitmapExpansion() {
-  std::array<uint64_t, 256> table{};
+// kReversedBits[b] is b with its bit order reversed: value-page bitmaps are MSB-first (§8.3),
+// batch bitmaps LSB-first (Arrow's layout).
+constexpr std::array<uint8_t, 256> MakeReversedBits() {
+  std::array<uint8_t, 256> table{};
   for (int b = 0; b < 256; ++b) {
-    uint64_t bytes = 0;
-    for (int i = 0; i < 8; ++i) bytes |= static_cast<uint64_t>((b >> (7 - i)) & 1) << (8 * i);  // little-endian store
-    table[b] = bytes;
+    int reversed = 0;
+    for (int i = 0; i < 8; ++i) reversed |= ((b >> i) & 1) << (7 - i);
+    table[b] = static_cast<uint8_t>(reversed);
   }
   return table;
 }
-constexpr std::array<uint64_t, 256> kBitmapBytes = MakeBitmapExpansion();
-static_assert(std::endian::native == std::endian::little, "kBitmapBytes is stored with memcpy");
+constexpr std::array<uint8_t, 256> kReversedBits = MakeReversedBits();
 
-// Expands the not-null bitmap of a value page into one byte per row, 8 rows per table lookup,
-// and returns the number of non-null rows.
-size_t ExpandBitmap(std::string_view bitmap, uint32_t rows, std::vector<uint8_t>& valid) {
+// Converts a value page's not-null bitmap of `rows` rows into the column's validity bitmap and
+// sets its null_count.
+void ReadPageBitmap(std::string_view bitmap, ColumnVector& out) {
   const auto* bits = reinterpret_cast<const uint8_t*>(bitmap.data());
-  const uint32_t full_bytes = rows / 8;
-  size_t non_null = 0;
-  uint8_t* out = valid.data();
-  for (uint32_t i = 0; i < full_bytes; ++i) {
-    const uint64_t expanded = kBitmapBytes[bits[i]];
-    std::memcpy(out + 8 * i, &expanded, 8);
-    // The sum of the eight 0/1 bytes, without a popcount instruction (not in baseline x86-64).
-    non_null += static_cast<size_t>((expanded * 0x0101010101010101ull) >> 56);
-  }
-  for (uint32_t r = full_bytes * 8; r < rows; ++r) {
-    const uint8_t v = (bits[r >> 3] >> (7 - (r & 7))) & 1;
-    out[r] = v;
-    non_null += v;
-  }
-  return non_null;
+  uint8_t* validity = out.validity.data();
+  for (size_t i = 0; i < out.validity.size(); ++i) validity[i] = kReversedBits[bits[i]];
+  out.FinishValidity();
 }
 
 }  // namespace
@@ -190,7 +216,7 @@ absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint
   out.type = chunk.data_type;
   out.Resize(rows);
   if (page.header.is_empty()) {
-    out.SetNull(0, rows);
+    out.SetAllNull();
     return absl::OkStatus();
   }
   TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
@@ -203,7 +229,8 @@ absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint
   }
   absl::StatusOr<std::string_view> bitmap = in.ReadBytes((static_cast<size_t>(rows) + 7) / 8, "value page bitmap");
   if (!bitmap.ok()) return InPage(bitmap.status(), chunk, page);
-  const size_t non_null = ExpandBitmap(*bitmap, rows, out.valid);
+  ReadPageBitmap(*bitmap, out);
+  const size_t non_null = out.length - out.null_count;
   absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
   if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
   return InPage(DecodeColumnValues(*encoding, in.rest(), non_null, scratch, out), chunk, page);
@@ -224,7 +251,7 @@ absl::Status DecodeNonAlignedPage(const ChunkHeader& chunk, const PageRef& page,
   times.resize(count);
   TSREAD_RETURN_IF_ERROR(InPage(DecodeInt64s(Encoding::kTs2Diff, *time_stream, count, times.data()), chunk, page));
   out.Resize(count);
-  std::fill(out.valid.begin(), out.valid.end(), 1);
+  out.SetAllValid();
   absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
   if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
   return InPage(DecodeColumnValues(*encoding, in.rest(), count, scratch, out), chunk, page);

@@ -19,11 +19,12 @@ struct ReadLimits {
   uint64_t max_page_bytes = uint64_t{256} << 20;
 };
 
-// Reusable memory for decoding one column's pages. Binary values decoded from a page are views
-// into `uncompressed` (or into the file's bytes), valid until the next page is decoded with it.
+// Reusable memory for decoding one column's pages (nothing in it outlives a page: decoded
+// batches own their values).
 struct PageScratch {
   std::vector<char> uncompressed;
   std::vector<uint64_t> dense;  // non-null values before they are spread over the rows
+  std::vector<std::string_view> binaries;  // binary values as views into the page, before copying
 };
 
 // The uncompressed bytes of `page` (§10.1): a view of the body itself when the chunk is
@@ -36,7 +37,7 @@ absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint3
                             PageScratch& scratch, std::vector<int64_t>& times);
 
 // Decodes an aligned value page (§8.3) covering `rows` rows into `out` (resized to `rows`):
-// the null bitmap into out.valid, the non-null values into their row slots. An empty page makes
+// the null bitmap into out.validity, the non-null values into their row slots. An empty page makes
 // every row null.
 absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, const ReadLimits& limits,
                              PageScratch& scratch, ColumnVector& out);

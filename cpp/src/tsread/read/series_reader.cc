@@ -54,7 +54,7 @@ absl::StatusOr<bool> SeriesReader::NextNonAlignedPage() {
   const PageRef& page = chunk_.pages[next_page_++];
   batch_.times.clear();
   batch_.values.type = chunk_.header.data_type;
-  batch_.values.Resize(0);
+  batch_.values.Clear();
   const Statistics& statistics = page.header.statistics.has_value() ? *page.header.statistics : chunk_meta_->statistics;
   if (page.header.is_empty() || !range_.Overlaps(statistics)) return true;
   const uint32_t count = PageRowCount(page, chunk_meta_->statistics);

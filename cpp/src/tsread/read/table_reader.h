@@ -48,8 +48,8 @@ class TableReader {
 
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
 
-  // The next non-empty batch, or nullptr after the last one. The batch (and the binary values
-  // it views) stays valid until the next call.
+  // The next non-empty batch, or nullptr after the last one. The batch stays valid until the
+  // next call.
   absl::StatusOr<const TableBatch*> Next();
 
  private:

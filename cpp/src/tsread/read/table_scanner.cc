@@ -199,37 +199,18 @@ absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, con
 
 namespace {
 
-// A batch that owns its binary values (the original views point into a worker's page buffers,
-// which the worker reuses): the bytes are copied into `arena` and the views re-pointed.
+// A batch taken from a worker's cursor. Batches own all their values, so taking one is a swap of
+// buffers: the cursor gets those of an already consumed batch in exchange, and steady state
+// allocates nothing.
 struct OwnedBatch {
   TableBatch batch;
-  std::string arena;
 };
 
-// Takes the batch's buffers, giving the cursor those of an already consumed batch in exchange (so
-// that steady state allocates nothing), and copies only the binary values, whose views point into
-// page buffers the worker reuses.
 OwnedBatch TakeBatch(TableBatch& from, OwnedBatch recycled) {
   OwnedBatch owned = std::move(recycled);
   owned.batch.device = from.device;
   std::swap(owned.batch.times, from.times);
   std::swap(owned.batch.columns, from.columns);
-  owned.arena.clear();
-  size_t bytes = 0;
-  for (const ColumnVector& c : owned.batch.columns) {
-    if (PhysicalTypeOf(c.type) != PhysicalType::kBinary) continue;
-    for (size_t r = 0; r < c.binaries.size(); ++r) bytes += c.valid[r] ? c.binaries[r].size() : 0;
-  }
-  owned.arena.reserve(bytes);  // no reallocation below: the views stay valid
-  for (ColumnVector& c : owned.batch.columns) {
-    if (PhysicalTypeOf(c.type) != PhysicalType::kBinary) continue;
-    for (size_t r = 0; r < c.binaries.size(); ++r) {
-      if (!c.valid[r]) continue;
-      const size_t at = owned.arena.size();
-      owned.arena.append(c.binaries[r]);
-      c.binaries[r] = std::string_view(owned.arena.data() + at, c.binaries[r].size());
-    }
-  }
   return owned;
 }
 

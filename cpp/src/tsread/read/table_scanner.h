@@ -35,7 +35,7 @@ struct ScanOptions {
   // Worker threads for Scan(); 1 = the calling thread only.
   int num_threads = 1;
   // With several threads: deliver batches in device-index order (workers decode ahead, a bounded
-  // window of splits; batches are copied once to outlive their worker's buffers). false = each
+  // window of splits). false = each
   // worker hands its batches over as it decodes them, concurrently and in no global order.
   bool ordered = true;
   // Most rows per batch; 0 = one batch per page (no copy). Larger pages are cut into slices
