@@ -1,6 +1,6 @@
-// ColumnValues: the values of one FIELD column for the rows handed to the writer. The same shape
-// as the reader's ColumnVector (a dense slot per row, one typed array used), so tests can feed
-// read batches back in; kept separate because the write module does not depend on read.
+// ColumnValues: the values of one FIELD column for the rows handed to the writer: a dense slot per
+// row, one typed array used, validity as a byte per row and binaries as views (simple to fill by
+// hand). The write module does not depend on read, hence its own type.
 #ifndef TSREAD_WRITE_COLUMN_VALUES_H_
 #define TSREAD_WRITE_COLUMN_VALUES_H_
 

@@ -1,0 +1,127 @@
+// ColumnVector: Arrow's layout (LSB-first validity, null_count, offsets + owned bytes) kept exact
+// through resizing, row filtering and slicing.
+#include "tsread/read/column_vector.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace tsread {
+namespace {
+
+// A STRING column of `values` (nullopt = null row), built the way the page decoder does.
+ColumnVector Strings(const std::vector<std::optional<std::string>>& values) {
+  ColumnVector c;
+  c.type = DataType::kString;
+  c.Resize(values.size());
+  std::fill(c.validity.begin(), c.validity.end(), 0);
+  c.bytes.clear();
+  for (size_t r = 0; r < values.size(); ++r) {
+    c.offsets[r] = static_cast<int32_t>(c.bytes.size());
+    if (!values[r].has_value()) continue;
+    c.validity[r / 8] |= static_cast<uint8_t>(1u << (r % 8));
+    c.bytes.insert(c.bytes.end(), values[r]->begin(), values[r]->end());
+  }
+  c.offsets[values.size()] = static_cast<int32_t>(c.bytes.size());
+  c.FinishValidity();
+  return c;
+}
+
+TEST(ColumnVectorTest, SetAllValidLeavesNoBitsPastTheLastRow) {
+  ColumnVector c;
+  c.type = DataType::kInt32;
+  c.Resize(11);
+  c.SetAllValid();
+  EXPECT_EQ(c.validity, (std::vector<uint8_t>{0xFF, 0x07}));
+  EXPECT_EQ(c.null_count, 0u);
+  EXPECT_EQ(c.int32s.size(), 11u);
+}
+
+TEST(ColumnVectorTest, SetAllNullZeroesSlotsAndCountsEveryRow) {
+  ColumnVector c;
+  c.type = DataType::kDouble;
+  c.Resize(3);
+  c.doubles = {1.0, 2.0, 3.0};
+  c.SetAllNull();
+  EXPECT_EQ(c.null_count, 3u);
+  EXPECT_EQ(c.validity, (std::vector<uint8_t>{0}));
+  EXPECT_EQ(c.doubles, (std::vector<double>{0, 0, 0}));
+  ColumnVector s = Strings({"a", "bc"});
+  s.SetAllNull();
+  EXPECT_EQ(s.offsets, (std::vector<int32_t>{0, 0, 0}));
+  EXPECT_TRUE(s.bytes.empty());
+}
+
+TEST(ColumnVectorTest, FinishValidityCountsNullsAndMasksTheTail) {
+  ColumnVector c;
+  c.type = DataType::kInt64;
+  c.Resize(10);
+  c.validity = {0b10110101, 0xFF};  // rows 8, 9 valid; bits 10..15 must be cleared
+  c.FinishValidity();
+  EXPECT_EQ(c.validity[1], 0x03);
+  EXPECT_EQ(c.null_count, 3u);  // rows 1, 3, 6
+  EXPECT_FALSE(c.IsValid(1));
+  EXPECT_TRUE(c.IsValid(2));
+  EXPECT_TRUE(c.IsValid(9));
+}
+
+TEST(ColumnVectorTest, KeepRowsCompactsBitmapValuesAndStrings) {
+  ColumnVector c = Strings({"zero", std::nullopt, "two", "", "four", std::nullopt, "six", "seven", "eight"});
+  ASSERT_EQ(c.null_count, 2u);
+  c.KeepRows({0, 1, 1, 1, 0, 0, 1, 0, 1});  // rows 1, 2, 3, 6, 8
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(c.null_count, 1u);
+  EXPECT_EQ(c.validity, (std::vector<uint8_t>{0b11110}));
+  EXPECT_EQ(c.binary(0), "");
+  EXPECT_EQ(c.binary(1), "two");
+  EXPECT_EQ(c.binary(2), "");
+  EXPECT_EQ(c.binary(3), "six");
+  EXPECT_EQ(c.binary(4), "eight");
+  EXPECT_EQ(std::string(c.bytes.begin(), c.bytes.end()), "twosixeight");
+
+  ColumnVector ints;
+  ints.type = DataType::kInt32;
+  ints.Resize(4);
+  ints.int32s = {10, 11, 12, 13};
+  ints.validity = {0b1011};
+  ints.FinishValidity();
+  ints.KeepRows({1, 0, 1, 1});
+  EXPECT_EQ(ints.int32s, (std::vector<int32_t>{10, 12, 13}));
+  EXPECT_EQ(ints.validity, (std::vector<uint8_t>{0b101}));
+  EXPECT_EQ(ints.null_count, 1u);
+}
+
+TEST(ColumnVectorTest, AssignRowsSlicesAcrossBitmapBytesAndRebasesOffsets) {
+  std::vector<std::optional<std::string>> values;
+  for (int r = 0; r < 20; ++r) {
+    if (r % 3 == 0) {
+      values.push_back(std::nullopt);
+    } else {
+      values.push_back(std::string(static_cast<size_t>(r % 4), static_cast<char>('a' + r)));
+    }
+  }
+  const ColumnVector from = Strings(values);
+  ColumnVector slice;
+  slice.AssignRows(from, 5, 10);  // rows 5..14: nulls at 6, 9, 12
+  ASSERT_EQ(slice.size(), 10u);
+  EXPECT_EQ(slice.null_count, 3u);
+  EXPECT_EQ(slice.offsets.front(), 0);
+  for (size_t r = 0; r < 10; ++r) {
+    const auto& want = values[5 + r];
+    EXPECT_EQ(slice.IsValid(r), want.has_value()) << r;
+    EXPECT_EQ(slice.binary(r), want.value_or("")) << r;
+  }
+  EXPECT_EQ(slice.validity.size(), 2u);
+  EXPECT_EQ(slice.validity[1] & ~0x03, 0);
+}
+
+TEST(ColumnVectorTest, ClearKeepsOneZeroOffset) {
+  ColumnVector c = Strings({"x"});
+  c.Clear();
+  EXPECT_EQ(c.size(), 0u);
+  EXPECT_EQ(c.null_count, 0u);
+  EXPECT_EQ(c.offsets, (std::vector<int32_t>{0}));
+}
+
+}  // namespace
+}  // namespace tsread
