@@ -95,6 +95,23 @@ BENCHMARK(BM_ScannerAllColumns)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Scan planning alone (device index walk + every device's series metadata): the part of a scan
+// that does not run on the workers.
+void BM_ScannerPlanOnly(benchmark::State& state) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+  if (!reader.ok()) {
+    state.SkipWithError(std::string(reader.status().message()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    ScanOptions options;
+    options.table = "sensors";
+    absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+    benchmark::DoNotOptimize(scanner);
+  }
+}
+BENCHMARK(BM_ScannerPlanOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Stage breakdown. Stage 1: metadata + chunk loading + page-header parsing (no decompression).
 // Stage 2: stage 1 + LZ4 decompression of every page. Decoding per encoding: decoder_bench.
 void VisitAllChunks(benchmark::State& state, bool decompress) {

@@ -32,8 +32,12 @@ int main(int argc, char** argv) {
       std::cerr << status << "\n";
       return 2;
     }
-    std::cout << table->name << ": " << rows << " rows scanned, " << (*scanner)->planned_rows()
-              << " in the metadata\n";
+    absl::StatusOr<uint64_t> planned = (*scanner)->planned_rows();
+    if (!planned.ok()) {
+      std::cerr << planned.status() << "\n";
+      return 2;
+    }
+    std::cout << table->name << ": " << rows << " rows scanned, " << *planned << " in the metadata\n";
   }
   return 0;
 }

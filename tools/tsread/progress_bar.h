@@ -18,7 +18,9 @@ namespace tsread::cli {
 class ProgressBar {
  public:
   ProgressBar(std::string label, uint64_t total)
-      : label_(std::move(label)), total_(total), enabled_(total > 0 && isatty(STDERR_FILENO) != 0) {}
+      : label_(std::move(label)), total_(total), enabled_(total > 0 && OnTerminal()) {}
+  // Whether a bar would be drawn at all: callers skip computing its total otherwise.
+  static bool OnTerminal() { return isatty(STDERR_FILENO) != 0; }
   ~ProgressBar() { Finish(); }
 
   void Add(uint64_t n) {

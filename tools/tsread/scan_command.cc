@@ -203,7 +203,14 @@ int RunScan(const Args& args) {
   const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
   std::vector<std::vector<ColumnStats>> stats(options.num_threads, std::vector<ColumnStats>(projection.size()));
   std::vector<uint64_t> rows(options.num_threads, 0);
-  ProgressBar progress("scan", (*scanner)->planned_rows());
+  // The bar's total needs every device's metadata up front: only worth reading for a terminal.
+  uint64_t planned_rows = 0;
+  if (ProgressBar::OnTerminal()) {
+    absl::StatusOr<uint64_t> planned = (*scanner)->planned_rows();
+    if (!planned.ok()) return Fail(planned.status());
+    planned_rows = *planned;
+  }
+  ProgressBar progress("scan", planned_rows);
   absl::Status status = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
     rows[worker] += batch.num_rows();
     progress.Add(batch.num_rows());

@@ -114,7 +114,9 @@ void CheckChildStructure(const ArrowArray& a, const std::string& format, bool di
   CheckArrayStructure(*a.dictionary, "u", a.dictionary->length);
   EXPECT_EQ(a.dictionary->null_count, 0);
   for (int64_t i = 0; i < length; ++i) {
-    if (IsValid(a, i)) EXPECT_LT(static_cast<const int32_t*>(a.buffers[1])[i], a.dictionary->length);
+    if (IsValid(a, i)) {
+      EXPECT_LT(static_cast<const int32_t*>(a.buffers[1])[i], a.dictionary->length);
+    }
   }
 }
 
@@ -214,7 +216,9 @@ TEST_P(ArrowFixtureTest, StreamMatchesTheFilteredCsv) {
   const TableSchema* schema = reader->FindTable(c.table);
   ASSERT_NE(schema, nullptr);
   const Plan plan = PlanCase(c, *schema, csv);
-  if (c.variant != Variant::kAll) ASSERT_FALSE(plan.rows.empty()) << "a variant that selects nothing tests little";
+  if (c.variant != Variant::kAll) {
+    ASSERT_FALSE(plan.rows.empty()) << "a variant that selects nothing tests little";
+  }
   absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, plan.options);
   ASSERT_TRUE(scanner.ok()) << scanner.status();
   ArrowArrayStream stream{};
@@ -340,7 +344,9 @@ class HostileStringTest : public ::testing::Test {
     absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::CreateInMemory(&file_, schema);
     ASSERT_TRUE(writer.ok()) << writer.status();
     std::vector<int64_t> times;
-    ColumnValues s{.type = DataType::kString}, b{.type = DataType::kBlob};
+    ColumnValues s, b;
+    s.type = DataType::kString;
+    b.type = DataType::kBlob;
     for (size_t r = 0; r < strings.size(); ++r) {
       times.push_back(static_cast<int64_t>(r));
       s.binaries.push_back(strings[r]);

@@ -8,7 +8,6 @@
 #include <bit>
 #include <charconv>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -23,7 +22,8 @@
 #include "testing/fixtures.h"
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/encoding/value_decoder.h"
-#include "tsread/io/endian.h"
+#include "tsread/io/byte_stream.h"
+#include "tsread/io/status_macros.h"
 
 namespace tsread {
 namespace {
@@ -232,11 +232,11 @@ std::string Ts2DiffBlock(int32_t n, int32_t w, size_t word_bytes) {
 }
 
 TEST(ValueCountTest, Ts2DiffBlocks) {
-  // (3+1) + (0+1) + (8+1) = 14; the INT32 header is 16 bytes, the INT64 one 24.
+  // (3+1) + (0+1) + (8+1) = 14; (3+1) + (0+1) + (2+1) = 8. The INT32 header is 16 bytes, INT64 24.
   ExpectBound(Encoding::kTs2Diff, DataType::kInt32,
               Ts2DiffBlock(3, 0, 4) + Ts2DiffBlock(0, 0, 4) + Ts2DiffBlock(8, 4, 4), 14);
   ExpectBound(Encoding::kTs2Diff, DataType::kTimestamp,
-              Ts2DiffBlock(3, 0, 8) + Ts2DiffBlock(0, 0, 8) + Ts2DiffBlock(2, 64, 8), 7);
+              Ts2DiffBlock(3, 0, 8) + Ts2DiffBlock(0, 0, 8) + Ts2DiffBlock(2, 64, 8), 8);
   // Trailing bytes shorter than a header end the stream.
   ExpectBound(Encoding::kTs2Diff, DataType::kDate, Ts2DiffBlock(5, 3, 4) + "abc", 6);
 }
@@ -493,8 +493,10 @@ TEST(ValueCountTest, OtherEncodingsGetTheGenericBound) {
 }
 
 // ============================================================================================
-// Property tests on the Java-written fixtures: every UNCOMPRESSED page listed in a .sketch.txt
-// (the Java sketch tool's byte map), cut from the .tsfile at the offsets it gives.
+// Property tests on the Java-written fixtures: every page of every UNCOMPRESSED multi-page aligned
+// chunk. The .sketch.txt (the Java sketch tool's byte map) gives where the chunk headers are; the
+// chunk and page headers are then read from the .tsfile itself (§3.1, §3.2, §4), because the
+// sketch's page offsets are off by the uvar sizes it assumes for some page headers.
 
 struct FixturePage {
   std::string where;
@@ -504,40 +506,10 @@ struct FixturePage {
   uint64_t count;  // values in the stream: the page statistics' count Java wrote
 };
 
-std::optional<Encoding> EncodingNamed(std::string_view name) {
-  for (int b = 0; b < 64; ++b) {
-    const std::optional<Encoding> e = EncodingFromByte(static_cast<uint8_t>(b));
-    if (e && EncodingName(*e) == name) return e;
-  }
-  return std::nullopt;
-}
-
-std::optional<DataType> DataTypeNamed(std::string_view name) {
-  for (int b = 0; b < 64; ++b) {
-    const std::optional<DataType> t = DataTypeFromByte(static_cast<uint8_t>(b));
-    if (t && DataTypeName(*t) == name) return t;
-  }
-  return std::nullopt;
-}
-
-// The text after `key` in `line` up to the next ',' or ' '.
-std::string_view FieldAfter(std::string_view line, std::string_view key) {
-  const size_t at = line.find(key);
-  if (at == std::string_view::npos) return {};
-  const std::string_view rest = line.substr(at + key.size());
-  return rest.substr(0, rest.find_first_of(", "));
-}
-
 bool ParseInt(std::string_view text, int64_t* v) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *v);
   return error == std::errc() && end == text.data() + text.size();
-}
-
-int64_t NumberAfter(std::string_view line, std::string_view key) {
-  int64_t v = -1;
-  if (!ParseInt(FieldAfter(line, key), &v)) ADD_FAILURE() << "no number after " << key << " in " << line;
-  return v;
 }
 
 // The lines of `text`.
@@ -557,49 +529,89 @@ std::string Describe(Encoding encoding, DataType type) {
   return std::string(EncodingName(encoding)) + " " + std::string(DataTypeName(type));
 }
 
-// The value stream of a page body: a time page's body is the stream; an aligned value page's body
-// is i32 row count, a bitmap of ceil(rows/8) bytes, then the stream (§ aligned value pages).
+// Skips the type-specific part of a page's statistics (§4).
+absl::Status SkipTypedStatistics(DataType type, ByteStream& in) {
+  auto skip_binaries = [&in](int n) -> absl::Status {
+    for (int i = 0; i < n; ++i) {
+      TSREAD_ASSIGN_OR_RETURN(const int32_t length, in.ReadI32("statistics binary length"));
+      TSREAD_RETURN_IF_ERROR(in.ReadBytes(static_cast<size_t>(length), "statistics binary").status());
+    }
+    return absl::OkStatus();
+  };
+  switch (type) {
+    case DataType::kBoolean: return in.ReadBytes(10, "statistics").status();
+    case DataType::kInt32:
+    case DataType::kDate:
+    case DataType::kFloat: return in.ReadBytes(24, "statistics").status();
+    case DataType::kInt64:
+    case DataType::kTimestamp:
+    case DataType::kDouble: return in.ReadBytes(40, "statistics").status();
+    case DataType::kText: return skip_binaries(2);
+    case DataType::kString: return skip_binaries(4);
+    default: return absl::OkStatus();  // BLOB, VECTOR
+  }
+}
+
+// Appends the pages of the chunk whose header is at `offset` in `file`, if it is an UNCOMPRESSED
+// multi-page aligned chunk (time 0x81 or value 0x41): a time page's body is the time stream; a
+// value page's body is i32 rowCount, a ceil(rowCount/8)-byte bitmap, then the stream (§8.2, §8.3).
+absl::Status AppendChunkPages(const std::string& stem, std::string_view file, size_t offset,
+                              std::vector<FixturePage>* pages) {
+  ByteStream in(file.substr(offset), offset);
+  TSREAD_ASSIGN_OR_RETURN(const uint8_t marker, in.ReadU8("chunk marker"));
+  TSREAD_ASSIGN_OR_RETURN(const int32_t id_length, in.ReadSVarInt("measurement id length"));
+  TSREAD_RETURN_IF_ERROR(in.ReadBytes(static_cast<size_t>(std::max(id_length, 0)), "measurement id").status());
+  TSREAD_ASSIGN_OR_RETURN(const uint32_t data_size, in.ReadUVarInt("chunk data size"));
+  TSREAD_ASSIGN_OR_RETURN(const uint8_t type_byte, in.ReadU8("data type"));
+  TSREAD_ASSIGN_OR_RETURN(const uint8_t compression, in.ReadU8("compression"));
+  TSREAD_ASSIGN_OR_RETURN(const uint8_t encoding_byte, in.ReadU8("encoding"));
+  const bool time_chunk = marker == 0x81;
+  if ((marker != 0x81 && marker != 0x41) || compression != 0) return absl::OkStatus();
+  const std::optional<DataType> type = DataTypeFromByte(type_byte);
+  const std::optional<Encoding> encoding = EncodingFromByte(encoding_byte);
+  if (!type || !encoding) return absl::DataLossError("unknown data type or encoding");
+  TSREAD_ASSIGN_OR_RETURN(const std::string_view data, in.ReadBytes(data_size, "chunk data"));
+  ByteStream pages_in(data, offset + in.position() - data.size());
+  while (pages_in.remaining() > 0) {
+    const size_t page_offset = offset + in.position() - data.size() + pages_in.position();
+    TSREAD_ASSIGN_OR_RETURN(const uint32_t uncompressed, pages_in.ReadUVarInt("uncompressed size"));
+    if (uncompressed == 0) continue;  // an empty value page: all rows null
+    TSREAD_ASSIGN_OR_RETURN(const uint32_t compressed, pages_in.ReadUVarInt("compressed size"));
+    TSREAD_ASSIGN_OR_RETURN(const uint32_t count, pages_in.ReadUVarInt("statistics count"));
+    TSREAD_RETURN_IF_ERROR(pages_in.ReadBytes(16, "statistics times").status());
+    TSREAD_RETURN_IF_ERROR(SkipTypedStatistics(*type, pages_in));
+    TSREAD_ASSIGN_OR_RETURN(std::string_view body, pages_in.ReadBytes(compressed, "page body"));
+    if (!time_chunk) {
+      ByteStream value_page(body, 0);
+      TSREAD_ASSIGN_OR_RETURN(const int32_t rows, value_page.ReadI32("row count"));
+      TSREAD_ASSIGN_OR_RETURN(const std::string_view bitmap,
+                              value_page.ReadBytes((static_cast<size_t>(rows) + 7) / 8, "bitmap"));
+      uint32_t non_null = 0;
+      for (char c : bitmap) non_null += static_cast<uint32_t>(std::popcount(static_cast<unsigned char>(c)));
+      if (non_null != count) {
+        return absl::DataLossError(absl::StrCat("page at ", page_offset, ": bitmap has ", non_null,
+                                                " values, statistics ", count));
+      }
+      body = value_page.rest();
+    }
+    pages->push_back({absl::StrCat(stem, " page at ", page_offset), *encoding, *type, std::string(body), count});
+  }
+  return absl::OkStatus();
+}
+
 std::vector<FixturePage> UncompressedFixturePages() {
   std::vector<FixturePage> pages;
   for (const std::string& stem : testing::FixtureStems()) {
     const std::string sketch = testing::ReadWholeFile(testing::FixturePath(stem + ".sketch.txt"));
-    if (sketch.empty()) continue;
+    if (sketch.empty() || sketch.find("compressionType=UNCOMPRESSED") == std::string::npos) continue;
     const std::string file = testing::ReadWholeFile(testing::FixturePath(stem + ".tsfile"));
-    int64_t marker = 0;
-    std::optional<Encoding> encoding;
-    std::optional<DataType> type;
-    bool uncompressed = false;
     for (std::string_view line : Lines(sketch)) {
-      if (line.find("[Chunk Header]") != std::string_view::npos) {
-        marker = NumberAfter(line, "marker=");
-        encoding = EncodingNamed(FieldAfter(line, "encodingType="));
-        type = DataTypeNamed(FieldAfter(line, "dataType="));
-        uncompressed = FieldAfter(line, "compressionType=") == "UNCOMPRESSED";
-        continue;
-      }
-      if (line.find("[Page-") == std::string_view::npos || !uncompressed) continue;
-      if (marker != -127 && marker != 65) continue;  // aligned time (0x81) and value (0x41) chunks
-      EXPECT_TRUE(encoding && type) << stem << ": " << line;
-      if (!encoding || !type) continue;
-      int64_t position = -1;
-      EXPECT_TRUE(ParseInt(line.substr(0, line.find('|')), &position)) << line;
-      const int64_t size = NumberAfter(line, "CompressedSize:");
-      const int64_t count = NumberAfter(line, " count: ");
-      EXPECT_LE(static_cast<size_t>(position + size), file.size()) << line;
-      if (position < 0 || size < 0 || count < 0 || static_cast<size_t>(position + size) > file.size()) continue;
-      std::string_view body = std::string_view(file).substr(static_cast<size_t>(position), static_cast<size_t>(size));
-      if (marker == 65) {
-        EXPECT_GE(body.size(), 4u) << stem << ": " << line;
-        if (body.size() < 4) continue;
-        const auto rows = static_cast<size_t>(LoadBigEndian<uint32_t>(body.data()));
-        const std::string_view bitmap = body.substr(4, (rows + 7) / 8);
-        int non_null = 0;
-        for (char c : bitmap) non_null += std::popcount(static_cast<unsigned char>(c));
-        EXPECT_EQ(non_null, count) << stem << ": " << line;
-        body.remove_prefix(4 + bitmap.size());
-      }
-      pages.push_back({absl::StrCat(stem, " page at ", position), *encoding, *type, std::string(body),
-                       static_cast<uint64_t>(count)});
+      if (line.find("[Chunk Header]") == std::string_view::npos) continue;
+      int64_t offset = -1;
+      EXPECT_TRUE(ParseInt(line.substr(0, line.find('|')), &offset)) << stem << ": " << line;
+      if (offset < 0 || static_cast<size_t>(offset) >= file.size()) continue;
+      const absl::Status status = AppendChunkPages(stem, file, static_cast<size_t>(offset), &pages);
+      EXPECT_TRUE(status.ok()) << stem << " chunk at " << offset << ": " << status;
     }
   }
   return pages;

@@ -4,6 +4,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 #include "testing/fixtures.h"
 #include "tsread/read/table_reader.h"
 
@@ -111,6 +112,70 @@ TEST(PageDecoderTest, ValuePageRowCountMustMatchTheTimePage) {
   EXPECT_EQ(out.null_count, 1u);
   EXPECT_EQ(out.int32s, (std::vector<int32_t>{7, 0, -1}));
   EXPECT_EQ(DecodeValuePage(chunk, page, 4, ReadLimits{}, scratch, out).code(), absl::StatusCode::kDataLoss);
+}
+
+// TS_2DIFF INT32 blocks of width 0 (§9.4: i32 n, i32 width, i32 minDelta, i32 first, no packed
+// bits) hold n + 1 values in 16 bytes: a constant column written by Java (n = 128) packs 129
+// values per 16 bytes, more than 8 per byte. Such a page must decode, however large.
+std::string ConstantTs2DiffInt32Blocks(int blocks, int32_t value) {
+  std::string stream;
+  for (int b = 0; b < blocks; ++b) {
+    testing::PutBigEndian(&stream, 128, 4);  // n deltas
+    testing::PutBigEndian(&stream, 0, 4);    // bit width
+    testing::PutBigEndian(&stream, 0, 4);    // min delta
+    testing::PutBigEndian(&stream, static_cast<uint32_t>(value), 4);
+  }
+  return stream;
+}
+
+TEST(PageDecoderTest, ConstantTs2DiffPagesBeyondEightValuesPerByteDecode) {
+  ChunkHeader chunk;
+  chunk.data_type = DataType::kInt32;
+  chunk.encoding_byte = 4;     // TS_2DIFF
+  chunk.compression_byte = 0;  // UNCOMPRESSED
+  const uint32_t rows = 300 * 129;  // 38,700 values in 4,800 stream bytes (8 * 4,800 + 256 = 38,656)
+  std::string body;
+  testing::PutBigEndian(&body, rows, 4);
+  body.append((rows + 7) / 8, '\xFF');
+  body += ConstantTs2DiffInt32Blocks(300, -5);
+  PageRef page;
+  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
+  page.header.compressed_size = page.header.uncompressed_size;
+  page.body = body;
+  PageScratch scratch;
+  ColumnVector out;
+  absl::Status status = DecodeValuePage(chunk, page, rows, ReadLimits{}, scratch, out);
+  ASSERT_TRUE(status.ok()) << status;
+  ASSERT_EQ(out.size(), rows);
+  EXPECT_EQ(out.null_count, 0u);
+  for (int32_t v : out.int32s) ASSERT_EQ(v, -5);
+}
+
+// A time page whose statistics claim more values than its stream's blocks hold is refused before
+// the timestamps are allocated.
+TEST(PageDecoderTest, TimePageCountBeyondItsBlocksIsDataLoss) {
+  ChunkHeader chunk;
+  chunk.data_type = DataType::kVector;
+  chunk.encoding_byte = 4;  // TS_2DIFF
+  chunk.compression_byte = 0;
+  std::string body;  // one INT64 block of width 0: i32 n, i32 width, i64 min delta, i64 first
+  testing::PutBigEndian(&body, 9, 4);
+  testing::PutBigEndian(&body, 0, 4);
+  testing::PutBigEndian(&body, 1, 8);
+  testing::PutBigEndian(&body, 1000, 8);
+  PageRef page;
+  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
+  page.header.compressed_size = page.header.uncompressed_size;
+  page.body = body;
+  PageScratch scratch;
+  std::vector<int64_t> times;
+  ASSERT_TRUE(DecodeTimePage(chunk, page, 10, ReadLimits{}, scratch, times).ok());
+  EXPECT_EQ(times, (std::vector<int64_t>{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009}));
+  absl::Status status = DecodeTimePage(chunk, page, 11, ReadLimits{}, scratch, times);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(status.message(), HasSubstr("11 values expected but the 24-byte TS_2DIFF stream holds at most 10"));
+  // A count of 2^31 - 1 from corrupt statistics: refused, not allocated.
+  EXPECT_EQ(DecodeTimePage(chunk, page, 0x7FFFFFFF, ReadLimits{}, scratch, times).code(), absl::StatusCode::kDataLoss);
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ TEST_P(ScannerFixtureTest, OneThreadEqualsTableReaderAndThreadsGiveTheSameMultis
   options.table = table;
   absl::StatusOr<std::unique_ptr<TableScanner>> one = TableScanner::Create(*reader, options);
   ASSERT_TRUE(one.ok()) << one.status();
-  EXPECT_EQ((*one)->planned_rows(), expected.size());
+  EXPECT_EQ((*one)->planned_rows().value(), expected.size());
   EXPECT_EQ(RowsOfScan(**one, 1), expected);  // ordered: index order, then time
   std::vector<std::string> sorted_expected = expected;
   std::sort(sorted_expected.begin(), sorted_expected.end());
@@ -112,7 +112,7 @@ TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan
   ASSERT_TRUE(scanner.ok());
   const std::vector<std::string> expected = RowsOfScan(**scanner, 1);
   for (size_t max_splits : {size_t{1}, size_t{3}, size_t{64}}) {
-    std::vector<ScanSplit> splits = (*scanner)->Splits(max_splits);
+    std::vector<ScanSplit> splits = (*scanner)->Splits(max_splits).value();
     ASSERT_FALSE(splits.empty());
     EXPECT_LE(splits.size(), max_splits);
     size_t next = 0;
@@ -190,7 +190,7 @@ TEST(TableScannerTest, TagPredicatesMatchTheCsvFilteredByTag) {
   absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
   ASSERT_TRUE(scanner.ok());
   EXPECT_EQ((*scanner)->device_count(), 1u);
-  EXPECT_EQ((*scanner)->planned_rows(), 5000u);
+  EXPECT_EQ((*scanner)->planned_rows().value(), 5000u);
 }
 
 TEST(TableScannerTest, BatchSizeCutsPagesIntoSlicesWithTheSameRows) {

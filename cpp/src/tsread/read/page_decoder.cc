@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tsread/compress/decompress.h"
+#include "tsread/encoding/value_count.h"
 #include "tsread/encoding/value_decoder.h"
 #include "tsread/io/byte_stream.h"
 #include "tsread/io/status_macros.h"
@@ -30,21 +31,13 @@ absl::StatusOr<Encoding> ChunkEncoding(const ChunkHeader& chunk) {
   return *encoding;
 }
 
-// Upper bound on how many values `bytes` of a stream in `encoding` can hold, so that a count
-// read from the file cannot size a buffer beyond what the input justifies.
-uint64_t MaxValuesIn(Encoding encoding, uint64_t bytes) {
-  switch (encoding) {
-    case Encoding::kRle:
-    case Encoding::kDictionary: return bytes * 16384 + 16;  // one RLE run holds up to 0x7FFF values
-    case Encoding::kRegular: return bytes * 65536 + 16;     // a grid block holds n values
-    default: return bytes * 8 + 256;                         // at least one bit per value
-  }
-}
-
-absl::Status CheckCount(uint64_t count, Encoding encoding, uint64_t bytes) {
-  if (count > MaxValuesIn(encoding, bytes)) {
-    return absl::DataLossError(absl::StrCat(count, " values cannot fit in a ", bytes, "-byte ",
-                                            ToAbsl(EncodingName(encoding)), " stream"));
+// A count read from the file (statistics, or the set bits of a null bitmap) sizes buffers before
+// anything is decoded: it must not exceed what the stream's headers can back (§13 item 1).
+absl::Status CheckCount(uint64_t count, Encoding encoding, DataType type, std::string_view stream) {
+  const uint64_t most = MaxDecodableValues(encoding, type, stream);
+  if (count > most) {
+    return absl::DataLossError(absl::StrCat(count, " values expected but the ", stream.size(), "-byte ",
+                                            ToAbsl(EncodingName(encoding)), " stream holds at most ", most));
   }
   return absl::OkStatus();
 }
@@ -132,7 +125,7 @@ absl::Status DecodeBinariesIntoRows(Encoding encoding, std::string_view stream, 
 
 absl::Status DecodeColumnValues(Encoding encoding, std::string_view stream, size_t non_null, PageScratch& scratch,
                                 ColumnVector& out) {
-  TSREAD_RETURN_IF_ERROR(CheckCount(non_null, encoding, stream.size()));
+  TSREAD_RETURN_IF_ERROR(CheckCount(non_null, encoding, out.type, stream));
   switch (PhysicalTypeOf(out.type)) {
     case PhysicalType::kBoolean: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.bools);
     case PhysicalType::kInt32: return DecodeIntoRows(encoding, stream, non_null, scratch, out, out.int32s);
@@ -206,7 +199,7 @@ absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint3
   TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
   absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
   if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
-  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, *encoding, bytes.size()), chunk, page));
+  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, *encoding, DataType::kVector, bytes), chunk, page));
   times.resize(count);
   return InPage(DecodeInt64s(*encoding, bytes, count, times.data()), chunk, page);
 }
@@ -247,7 +240,7 @@ absl::Status DecodeNonAlignedPage(const ChunkHeader& chunk, const PageRef& page,
   absl::StatusOr<std::string_view> time_stream = in.ReadBytes(*time_length, "time stream");
   if (!time_stream.ok()) return InPage(time_stream.status(), chunk, page);
   // The time encoding of a non-aligned page is not stored: Java's default TS_2DIFF (§3.1).
-  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, Encoding::kTs2Diff, time_stream->size()), chunk, page));
+  TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, Encoding::kTs2Diff, DataType::kVector, *time_stream), chunk, page));
   times.resize(count);
   TSREAD_RETURN_IF_ERROR(InPage(DecodeInt64s(Encoding::kTs2Diff, *time_stream, count, times.data()), chunk, page));
   out.Resize(count);

@@ -73,64 +73,90 @@ absl::Status TableScanner::PlanDevices() {
                           ResolvePredicates(schema, options_.tag_predicates));
   if (reader_->metadata().FindIndex(options_.table) == nullptr) return absl::OkStatus();
   TSREAD_ASSIGN_OR_RETURN(DeviceIterator it, reader_->Devices(options_.table));
-  std::vector<int64_t> chunk_offsets;  // every chunk of the planned devices, for chunk sizes
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, it.Next());
-    if (entry == nullptr) break;
+    if (entry == nullptr) return absl::OkStatus();
     DeviceId id = entry->id.ToOwned();
     // Tag predicates prune the device before any of its metadata or chunks is read.
-    if (!DeviceMatches(id, predicates)) continue;
-    TSREAD_ASSIGN_OR_RETURN(std::vector<TimeseriesMetadata> all, reader_->ReadTimeseries(entry->location));
-    PlannedDevice device;
-    device.id = std::move(id);
-    for (TimeseriesMetadata& tsm : all) {
-      for (const ChunkMetadata& chunk : tsm.chunks) chunk_offsets.push_back(chunk.offset);
-      const bool projected = tsm.is_time_column() ||
-                             std::any_of(columns_.begin(), columns_.end(), [&](const AlignedColumn& c) {
-                               return c.stored && c.measurement == tsm.measurement;
-                             });
-      if (tsm.is_time_column()) device.rows = tsm.statistics.count;
-      if (projected) device.series.push_back(std::move(tsm));
-    }
-    devices_.push_back(std::move(device));
+    if (DeviceMatches(id, predicates)) devices_.push_back(PlannedDevice{std::move(id), entry->location});
+  }
+}
+
+bool TableScanner::IsProjected(const TimeseriesMetadata& series) const {
+  return series.is_time_column() || std::any_of(columns_.begin(), columns_.end(), [&](const AlignedColumn& c) {
+           return c.stored && c.measurement == series.measurement;
+         });
+}
+
+absl::Status TableScanner::ComputeDeviceSizes() const {
+  std::vector<int64_t> chunk_offsets;  // every chunk of the planned devices, for chunk sizes
+  std::vector<std::vector<int64_t>> projected_chunks(devices_.size());
+  sizes_.assign(devices_.size(), DeviceSize{});
+  for (size_t d = 0; d < devices_.size(); ++d) {
+    TSREAD_RETURN_IF_ERROR(reader_->ForEachTimeseries(devices_[d].location, [&](TimeseriesMetadata&& tsm) {
+      const bool projected = IsProjected(tsm);
+      for (const ChunkMetadata& chunk : tsm.chunks) {
+        chunk_offsets.push_back(chunk.offset);
+        if (projected) projected_chunks[d].push_back(chunk.offset);
+      }
+      if (tsm.is_time_column()) sizes_[d].rows = tsm.statistics.count;
+      return absl::OkStatus();
+    }));
   }
   std::sort(chunk_offsets.begin(), chunk_offsets.end());
   // A chunk's size: up to the next chunk (or the data section's end), in file order.
-  for (PlannedDevice& device : devices_) {
-    for (const TimeseriesMetadata& tsm : device.series) {
-      for (const ChunkMetadata& chunk : tsm.chunks) {
-        auto next = std::upper_bound(chunk_offsets.begin(), chunk_offsets.end(), chunk.offset);
-        const int64_t end =
-            next == chunk_offsets.end() ? static_cast<int64_t>(reader_->metadata().meta_offset) : *next;
-        device.bytes += static_cast<uint64_t>(end - chunk.offset);
-      }
+  for (size_t d = 0; d < devices_.size(); ++d) {
+    for (int64_t offset : projected_chunks[d]) {
+      auto next = std::upper_bound(chunk_offsets.begin(), chunk_offsets.end(), offset);
+      const int64_t end = next == chunk_offsets.end() ? static_cast<int64_t>(reader_->metadata().meta_offset) : *next;
+      sizes_[d].bytes += static_cast<uint64_t>(end - offset);
     }
   }
   return absl::OkStatus();
 }
 
-uint64_t TableScanner::planned_rows() const {
+absl::StatusOr<const std::vector<TableScanner::DeviceSize>*> TableScanner::DeviceSizes() const {
+  std::call_once(sizes_once_, [this] { sizes_status_ = ComputeDeviceSizes(); });
+  if (!sizes_status_.ok()) return sizes_status_;
+  return &sizes_;
+}
+
+absl::StatusOr<uint64_t> TableScanner::planned_rows() const {
+  TSREAD_ASSIGN_OR_RETURN(const std::vector<DeviceSize>* sizes, DeviceSizes());
   uint64_t rows = 0;
-  for (const PlannedDevice& device : devices_) rows += device.rows;
+  for (const DeviceSize& size : *sizes) rows += size.rows;
   return rows;
 }
 
-std::vector<ScanSplit> TableScanner::Splits(size_t max_splits) const {
+absl::StatusOr<std::vector<ScanSplit>> TableScanner::Splits(size_t max_splits) const {
   std::vector<ScanSplit> splits;
   if (devices_.empty() || max_splits == 0) return splits;
+  TSREAD_ASSIGN_OR_RETURN(const std::vector<DeviceSize>* sizes, DeviceSizes());
   uint64_t total = 0;
-  for (const PlannedDevice& device : devices_) total += device.bytes;
+  for (const DeviceSize& size : *sizes) total += size.bytes;
   const uint64_t target = std::max<uint64_t>(1, (total + max_splits - 1) / max_splits);
   ScanSplit current;
   for (size_t d = 0; d < devices_.size(); ++d) {
-    if (current.device_count > 0 && current.bytes + devices_[d].bytes > target && splits.size() + 1 < max_splits) {
+    const uint64_t bytes = (*sizes)[d].bytes;
+    if (current.device_count > 0 && current.bytes + bytes > target && splits.size() + 1 < max_splits) {
       splits.push_back(current);
       current = ScanSplit{d, 0, 0};
     }
     ++current.device_count;
-    current.bytes += devices_[d].bytes;
+    current.bytes += bytes;
   }
   splits.push_back(current);
+  return splits;
+}
+
+std::vector<ScanSplit> TableScanner::EvenSplits(size_t max_splits) const {
+  std::vector<ScanSplit> splits;
+  const size_t n = std::min(max_splits, devices_.size());
+  for (size_t i = 0; i < n; ++i) {
+    const size_t first = devices_.size() * i / n;
+    const size_t end = devices_.size() * (i + 1) / n;
+    splits.push_back(ScanSplit{first, end - first, 0});
+  }
   return splits;
 }
 
@@ -149,11 +175,7 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
   while (true) {
     if (!in_device_) {
       if (next_device_ >= split_.first_device + split_.device_count) return static_cast<TableBatch*>(nullptr);
-      const PlannedDevice& device = scanner_->devices_[next_device_++];
-      TSREAD_RETURN_IF_ERROR(device_reader_.Reset(*scanner_->reader_, device.id.ToString(), device.series,
-                                                  scanner_->columns_, scanner_->options_.time_range,
-                                                  scanner_->options_.limits));
-      batch_.device = &device.id;
+      TSREAD_RETURN_IF_ERROR(StartDevice(scanner_->devices_[next_device_++]));
       in_device_ = true;
     }
     TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader_.NextPage(batch_.times, batch_.columns));
@@ -166,6 +188,17 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
     slice_begin_ = 0;
     return NextSlice(limit);
   }
+}
+
+absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
+  series_->clear();
+  TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(device.location, [&](TimeseriesMetadata&& tsm) {
+    if (scanner_->IsProjected(tsm)) series_->push_back(std::move(tsm));
+    return absl::OkStatus();
+  }));
+  batch_.device = &device.id;
+  return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
+                              scanner_->options_.time_range, scanner_->options_.limits);
 }
 
 TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {
@@ -218,7 +251,7 @@ OwnedBatch TakeBatch(TableBatch& from, OwnedBatch recycled) {
 
 absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
   const int threads = options_.num_threads;
-  const std::vector<ScanSplit> splits = Splits(static_cast<size_t>(threads) * 8);
+  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 8);
   // Workers may decode up to `window` splits ahead of the one being delivered, and buffer at
   // most kMaxQueued batches of a split that is not being delivered: memory stays bounded.
   const size_t window = static_cast<size_t>(threads) * 2;
@@ -313,7 +346,7 @@ absl::Status TableScanner::ScanUnordered(
   const int threads = options_.num_threads;
   // Several splits per worker so that uneven devices still balance; workers take the next
   // split as they finish one.
-  const std::vector<ScanSplit> splits = Splits(static_cast<size_t>(threads) * 8);
+  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 8);
   std::atomic<size_t> next_split{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ struct ScanOptions {
   ReadLimits limits;
 };
 
+// A device that passed the tag predicates, and where its series metadata is.
+struct PlannedDevice {
+  DeviceId id;
+  DeviceLocation location;
+};
+
 // A contiguous range of planned devices (in index order) and the bytes of their projected chunks.
 struct ScanSplit {
   size_t first_device = 0;
@@ -54,17 +61,20 @@ struct ScanSplit {
 class TableScanner {
  public:
   // Plans the scan: resolves the projection (InvalidArgument for an unknown table, column or
-  // tag predicate column), walks the device index, applies tag predicates and reads the
-  // remaining devices' series metadata.
+  // tag predicate column), walks the device index and applies tag predicates. A device's series
+  // metadata is read when the device is scanned — by the worker that scans it, so that planning,
+  // the one step that cannot run in parallel, stays a walk of the device index.
   static absl::StatusOr<std::unique_ptr<TableScanner>> Create(const TsFileReader& reader, ScanOptions options);
 
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
   size_t device_count() const { return devices_.size(); }
-  // Rows of the planned devices from metadata alone (time column counts; ignores the time range).
-  uint64_t planned_rows() const;
+  // Rows of the planned devices from metadata alone (time column counts; ignores the time
+  // range). The first call of this or Splits reads every planned device's series metadata
+  // (once; thread-safe).
+  absl::StatusOr<uint64_t> planned_rows() const;
 
   // Up to `max_splits` splits of roughly equal bytes covering every planned device in order.
-  std::vector<ScanSplit> Splits(size_t max_splits) const;
+  absl::StatusOr<std::vector<ScanSplit>> Splits(size_t max_splits) const;
 
   // Reads one split on the calling thread: batches in device order, each device's rows in time
   // order. The batch is valid only during the callback. Safe to call concurrently for
@@ -88,12 +98,18 @@ class TableScanner {
 
    private:
     friend class TableScanner;
-    Cursor(const TableScanner* scanner, ScanSplit split) : scanner_(scanner), split_(split), next_device_(split.first_device) {}
+    Cursor(const TableScanner* scanner, ScanSplit split)
+        : scanner_(scanner), split_(split), next_device_(split.first_device),
+          series_(std::make_unique<std::vector<TimeseriesMetadata>>()) {}
+    absl::Status StartDevice(const PlannedDevice& device);
     TableBatch* NextSlice(size_t limit);
     const TableScanner* scanner_;
     ScanSplit split_;
     size_t next_device_;
     bool in_device_ = false;
+    // The current device's time and projected series; on the heap because device_reader_ points
+    // to it and a cursor may be moved.
+    std::unique_ptr<std::vector<TimeseriesMetadata>> series_;
     AlignedDeviceReader device_reader_;
     TableBatch batch_;
     // With batch_size: the page being cut into slices, and the next row to hand out.
@@ -104,24 +120,33 @@ class TableScanner {
   absl::StatusOr<Cursor> OpenCursor(std::optional<ScanSplit> split = std::nullopt) const;
 
  private:
-  struct PlannedDevice {
-    DeviceId id;
-    std::vector<TimeseriesMetadata> series;  // the time column and the projected FIELD columns
+  // Bytes of a device's projected chunks and its rows, from its series metadata.
+  struct DeviceSize {
     uint64_t bytes = 0;
     uint64_t rows = 0;
   };
 
   TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection);
   absl::Status PlanDevices();
+  // Whether the scan reads `series`: the time column and the projected FIELD columns.
+  bool IsProjected(const TimeseriesMetadata& series) const;
+  // Splits of about equal device counts (bytes left 0): what Scan's workers claim, without
+  // reading every device's metadata first.
+  std::vector<ScanSplit> EvenSplits(size_t max_splits) const;
+  // Every planned device's DeviceSize, computed on first use.
+  absl::StatusOr<const std::vector<DeviceSize>*> DeviceSizes() const;
+  absl::Status ComputeDeviceSizes() const;
   absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
   absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
-  void ComputeDeviceBytes();
 
   const TsFileReader* reader_;
   ScanOptions options_;
   std::vector<ProjectedColumn> projection_;
   std::vector<AlignedColumn> columns_;
   std::vector<PlannedDevice> devices_;
+  mutable std::once_flag sizes_once_;
+  mutable absl::Status sizes_status_;
+  mutable std::vector<DeviceSize> sizes_;
 };
 
 }  // namespace tsread
