@@ -178,5 +178,34 @@ TEST(PageDecoderTest, TimePageCountBeyondItsBlocksIsDataLoss) {
   EXPECT_EQ(DecodeTimePage(chunk, page, 0x7FFFFFFF, ReadLimits{}, scratch, times).code(), absl::StatusCode::kDataLoss);
 }
 
+// A block header may announce any number of values at bit width 0 (the decoder accepts 2^31 from
+// 24 bytes); the page row limit bounds what such a page can make the reader allocate.
+TEST(PageDecoderTest, PageRowLimitBoundsHugeWidthZeroBlocks) {
+  ChunkHeader chunk;
+  chunk.data_type = DataType::kVector;
+  chunk.encoding_byte = 4;  // TS_2DIFF
+  chunk.compression_byte = 0;
+  std::string body;
+  testing::PutBigEndian(&body, 0x7FFFFFFF, 4);
+  testing::PutBigEndian(&body, 0, 4);
+  testing::PutBigEndian(&body, 1, 8);
+  testing::PutBigEndian(&body, 0, 8);
+  PageRef page;
+  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
+  page.header.compressed_size = page.header.uncompressed_size;
+  page.body = body;
+  PageScratch scratch;
+  std::vector<int64_t> times;
+  ReadLimits limits;
+  limits.max_page_rows = 1000;
+  ASSERT_TRUE(DecodeTimePage(chunk, page, 1000, limits, scratch, times).ok());
+  EXPECT_EQ(times.back(), 999);
+  absl::Status status = DecodeTimePage(chunk, page, 1001, limits, scratch, times);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(status.message(), HasSubstr("over the 1000-row page limit"));
+  EXPECT_THAT(DecodeTimePage(chunk, page, 0x40000000, ReadLimits{}, scratch, times).message(),
+              HasSubstr("-row page limit"));
+}
+
 }  // namespace
 }  // namespace tsread

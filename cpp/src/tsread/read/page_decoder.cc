@@ -42,6 +42,14 @@ absl::Status CheckCount(uint64_t count, Encoding encoding, DataType type, std::s
   return absl::OkStatus();
 }
 
+absl::Status CheckRows(uint64_t rows, const ReadLimits& limits) {
+  if (rows > limits.max_page_rows) {
+    return absl::DataLossError(
+        absl::StrCat("page claims ", rows, " rows, over the ", limits.max_page_rows, "-row page limit"));
+  }
+  return absl::OkStatus();
+}
+
 template <typename T>
 T* DenseBuffer(PageScratch& scratch, size_t count) {
   scratch.dense.resize((count * sizeof(T) + sizeof(uint64_t) - 1) / sizeof(uint64_t) + 1);
@@ -199,6 +207,7 @@ absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint3
   TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, UncompressPage(chunk, page, limits, scratch));
   absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
   if (!encoding.ok()) return InPage(encoding.status(), chunk, page);
+  TSREAD_RETURN_IF_ERROR(InPage(CheckRows(count, limits), chunk, page));
   TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, *encoding, DataType::kVector, bytes), chunk, page));
   times.resize(count);
   return InPage(DecodeInt64s(*encoding, bytes, count, times.data()), chunk, page);
@@ -240,6 +249,7 @@ absl::Status DecodeNonAlignedPage(const ChunkHeader& chunk, const PageRef& page,
   absl::StatusOr<std::string_view> time_stream = in.ReadBytes(*time_length, "time stream");
   if (!time_stream.ok()) return InPage(time_stream.status(), chunk, page);
   // The time encoding of a non-aligned page is not stored: Java's default TS_2DIFF (§3.1).
+  TSREAD_RETURN_IF_ERROR(InPage(CheckRows(count, limits), chunk, page));
   TSREAD_RETURN_IF_ERROR(InPage(CheckCount(count, Encoding::kTs2Diff, DataType::kVector, *time_stream), chunk, page));
   times.resize(count);
   TSREAD_RETURN_IF_ERROR(InPage(DecodeInt64s(Encoding::kTs2Diff, *time_stream, count, times.data()), chunk, page));

@@ -17,6 +17,12 @@ namespace tsread {
 struct ReadLimits {
   // Largest uncompressed page accepted; checked before anything is allocated (§13 item 1).
   uint64_t max_page_bytes = uint64_t{256} << 20;
+  // Most rows in one page. Encodings can legitimately expand a lot (an RLE run header of a few
+  // bytes stands for 32,767 values; a TS_2DIFF block of bit width 0 for as many as its header
+  // says), so the stream alone does not bound a page's values; this cap does, like the byte cap
+  // for codecs: 2^25 rows = 256 MiB of INT64, far above any writer's page size (Java: 10,000
+  // points by default).
+  uint64_t max_page_rows = uint64_t{1} << 25;
 };
 
 // Reusable memory for decoding one column's pages (nothing in it outlives a page: decoded

@@ -190,6 +190,13 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
   }
 }
 
+void TableScanner::Cursor::Restart(const ScanSplit& split) {
+  split_ = split;
+  next_device_ = split.first_device;
+  in_device_ = false;
+  slice_begin_ = 0;
+}
+
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   series_->clear();
   TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(device.location, [&](TimeseriesMetadata&& tsm) {
@@ -232,37 +239,45 @@ absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, con
 
 namespace {
 
-// A batch taken from a worker's cursor. Batches own all their values, so taking one is a swap of
-// buffers: the cursor gets those of an already consumed batch in exchange, and steady state
-// allocates nothing.
-struct OwnedBatch {
-  TableBatch batch;
-};
+// Batches pass from a worker to the delivering thread in groups, so that the lock and wake-up
+// cost is paid once per group, not once per batch (a page).
+using BatchGroup = std::vector<TableBatch>;
+constexpr size_t kBatchesPerGroup = 8;
 
-OwnedBatch TakeBatch(TableBatch& from, OwnedBatch recycled) {
-  OwnedBatch owned = std::move(recycled);
-  owned.batch.device = from.device;
-  std::swap(owned.batch.times, from.times);
-  std::swap(owned.batch.columns, from.columns);
-  return owned;
+// Moves the cursor's batch into `group`, giving the cursor the buffers of an already delivered
+// batch in exchange (batches own all their values, so this is a swap, and steady state allocates
+// nothing).
+void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
+  if (spare.empty()) {
+    group.emplace_back();
+  } else {
+    group.push_back(std::move(spare.back()));
+    spare.pop_back();
+  }
+  TableBatch& to = group.back();
+  to.device = from.device;
+  std::swap(to.times, from.times);
+  std::swap(to.columns, from.columns);
 }
 
 }  // namespace
 
 absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
   const int threads = options_.num_threads;
-  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 8);
-  // Workers may decode up to `window` splits ahead of the one being delivered, and buffer at
-  // most kMaxQueued batches of a split that is not being delivered: memory stays bounded.
-  const size_t window = static_cast<size_t>(threads) * 2;
-  constexpr size_t kMaxQueued = 16;
+  // Small splits: a worker that runs ahead must buffer the whole split it is on until the
+  // delivering thread reaches it, so a split should fit the per-split queue below.
+  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 32);
+  // Workers may decode up to `window` splits ahead of the one being delivered, and queue at most
+  // kMaxGroups groups of a split that is not being delivered: memory stays bounded.
+  const size_t window = static_cast<size_t>(threads) + 1;
+  constexpr size_t kMaxGroups = 2;
   struct SplitState {
-    std::deque<OwnedBatch> batches;
+    std::deque<BatchGroup> groups;
     bool done = false;
     absl::Status status;
   };
   std::vector<SplitState> state(splits.size());
-  std::vector<OwnedBatch> consumed;  // delivered batches whose buffers the workers reuse
+  std::vector<BatchGroup> delivered;  // groups whose batches' buffers the workers reuse
   std::mutex mutex;
   std::condition_variable changed;
   size_t next_to_claim = 0;
@@ -270,6 +285,14 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
   bool stop = false;
 
   auto work = [&]() {
+    Cursor cursor(this, ScanSplit{});
+    BatchGroup group, spare;
+    auto take_spare = [&]() {  // under the lock
+      if (spare.empty() && !delivered.empty()) {
+        spare = std::move(delivered.back());
+        delivered.pop_back();
+      }
+    };
     while (true) {
       size_t s;
       {
@@ -277,27 +300,29 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
         changed.wait(lock, [&] { return stop || next_to_claim >= splits.size() || next_to_claim < delivering + window; });
         if (stop || next_to_claim >= splits.size()) return;
         s = next_to_claim++;
+        take_spare();
       }
+      // Hands `group` over; false once the scan is stopping.
+      auto publish = [&]() {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return stop || s == delivering || state[s].groups.size() < kMaxGroups; });
+        if (stop) return false;
+        state[s].groups.push_back(std::move(group));
+        group.clear();
+        take_spare();
+        changed.notify_all();
+        return true;
+      };
       absl::Status status = [&]() -> absl::Status {
-        TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(splits[s]));
+        cursor.Restart(splits[s]);
         while (true) {
           TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
-          if (batch == nullptr) return absl::OkStatus();
-          OwnedBatch recycled;
-          {
-            std::lock_guard<std::mutex> lock(mutex);
-            if (!consumed.empty()) {
-              recycled = std::move(consumed.back());
-              consumed.pop_back();
-            }
-          }
-          OwnedBatch owned = TakeBatch(*batch, std::move(recycled));
-          std::unique_lock<std::mutex> lock(mutex);
-          changed.wait(lock, [&] { return stop || s == delivering || state[s].batches.size() < kMaxQueued; });
-          if (stop) return absl::CancelledError("scan stopped");
-          state[s].batches.push_back(std::move(owned));
-          changed.notify_all();
+          if (batch == nullptr) break;
+          TakeBatch(*batch, group, spare);
+          if (group.size() == kBatchesPerGroup && !publish()) return absl::CancelledError("scan stopped");
         }
+        if (!group.empty() && !publish()) return absl::CancelledError("scan stopped");
+        return absl::OkStatus();
       }();
       std::lock_guard<std::mutex> lock(mutex);
       state[s].done = true;
@@ -310,26 +335,28 @@ absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int work
 
   absl::Status result;
   for (size_t s = 0; s < splits.size() && result.ok(); ++s) {
-    while (true) {
-      std::optional<OwnedBatch> next;
+    while (result.ok()) {
+      BatchGroup group;
       {
         std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return !state[s].batches.empty() || state[s].done; });
-        if (!state[s].batches.empty()) {
-          next.emplace(std::move(state[s].batches.front()));
-          state[s].batches.pop_front();
-          changed.notify_all();
-        } else {
+        changed.wait(lock, [&] { return !state[s].groups.empty() || state[s].done; });
+        if (state[s].groups.empty()) {
           result = state[s].status;
           delivering = s + 1;
           changed.notify_all();
           break;
         }
+        group = std::move(state[s].groups.front());
+        state[s].groups.pop_front();
+        changed.notify_all();
       }
-      result = consume(0, next->batch);
-      if (!result.ok()) break;
+      for (const TableBatch& batch : group) {
+        result = consume(0, batch);
+        if (!result.ok()) break;
+      }
+      // Every group comes back for reuse; at most window * kMaxGroups + threads + 1 ever exist.
       std::lock_guard<std::mutex> lock(mutex);
-      if (consumed.size() < window * kMaxQueued) consumed.push_back(std::move(*next));
+      delivered.push_back(std::move(group));
     }
   }
   {
@@ -346,19 +373,25 @@ absl::Status TableScanner::ScanUnordered(
   const int threads = options_.num_threads;
   // Several splits per worker so that uneven devices still balance; workers take the next
   // split as they finish one.
-  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 8);
+  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 16);
   std::atomic<size_t> next_split{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   absl::Status first_error;
   auto work = [&](int worker) {
+    Cursor cursor(this, ScanSplit{});
     while (!failed.load(std::memory_order_relaxed)) {
       const size_t s = next_split.fetch_add(1);
       if (s >= splits.size()) return;
-      absl::Status status = ScanSplitRows(splits[s], [&](const TableBatch& batch) {
-        if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
-        return consume(worker, batch);
-      });
+      cursor.Restart(splits[s]);
+      absl::Status status = [&]() -> absl::Status {
+        while (true) {
+          TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
+          if (batch == nullptr) return absl::OkStatus();
+          if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
+          TSREAD_RETURN_IF_ERROR(consume(worker, *batch));
+        }
+      }();
       if (!status.ok()) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!failed.exchange(true)) first_error = status;

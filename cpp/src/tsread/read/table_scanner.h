@@ -101,6 +101,9 @@ class TableScanner {
     Cursor(const TableScanner* scanner, ScanSplit split)
         : scanner_(scanner), split_(split), next_device_(split.first_device),
           series_(std::make_unique<std::vector<TimeseriesMetadata>>()) {}
+    // Moves the cursor to another split of the same scanner, keeping its buffers (a worker reads
+    // many splits with one cursor, so its page buffers are allocated once).
+    void Restart(const ScanSplit& split);
     absl::Status StartDevice(const PlannedDevice& device);
     TableBatch* NextSlice(size_t limit);
     const TableScanner* scanner_;
