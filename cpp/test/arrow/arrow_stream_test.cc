@@ -142,6 +142,8 @@ struct Case {
   Variant variant;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.stem << "." << c.table << " " << VariantName(c.variant); }
+
 // The scan options of a variant, and the CSV rows (header excluded) and columns (CSV field
 // indexes, time first) it should produce.
 struct Plan {

@@ -16,35 +16,17 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::Bytes;
+using testing::PutSVar;
 using testing::ExpectDataLoss;
 using testing::ExpectEveryProperPrefixIsDataLoss;
 using testing::ExpectRealPage;
-
-void PutSVar(std::string* out, int32_t v) {
-  uint32_t u = (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31);
-  while (u >= 0x80) {
-    out->push_back(static_cast<char>((u & 0x7F) | 0x80));
-    u >>= 7;
-  }
-  out->push_back(static_cast<char>(u));
-}
-
-std::string Dictionary(const std::vector<std::string>& entries) {
-  std::string out;
-  PutSVar(&out, static_cast<int32_t>(entries.size()));
-  for (const std::string& e : entries) {
-    PutSVar(&out, static_cast<int32_t>(e.size()));
-    out += e;
-  }
-  return out;
-}
 
 // RLE indices (§9.3, bit width 2): a run of 3 x index 1, then one bit-packed group (2 bytes)
 // holding 0, 2, 1, 0: 00 10 01 00 + padding.
 const std::string kIndices = Bytes({0x07, 0x02, 0x06, 0x01, 0x03, 0x04, 0x24, 0x00});
 
 TEST(DictionaryTest, DecodesViewsIntoTheStream) {
-  const std::string stream = Dictionary({"red", "", "blue"}) + kIndices + "junk";
+  const std::string stream = testing::DictionaryEntries({"red", "", "blue"}) + kIndices + "junk";
   std::vector<std::string_view> out(7);
   auto consumed = DecodeDictionaryBinaries(stream, out.size(), out.data());
   ASSERT_TRUE(consumed.ok()) << consumed.status();
@@ -54,7 +36,7 @@ TEST(DictionaryTest, DecodesViewsIntoTheStream) {
 }
 
 TEST(DictionaryTest, IndexOutsideTheDictionary) {
-  const std::string stream = Dictionary({"a", "b"}) + kIndices;
+  const std::string stream = testing::DictionaryEntries({"a", "b"}) + kIndices;
   std::vector<std::string_view> out(7);
   auto result = DecodeDictionaryBinaries(stream, out.size(), out.data());
   ExpectDataLoss(result);
@@ -65,7 +47,7 @@ TEST(DictionaryTest, IndexOutsideTheDictionary) {
 
 TEST(DictionaryTest, NegativeIndexIsOutOfRange) {
   // bit width 32, RLE run of one value 0xFFFFFFFF (-1), little-endian.
-  const std::string stream = Dictionary({"a"}) + Bytes({0x06, 0x20, 0x02, 0xFF, 0xFF, 0xFF, 0xFF});
+  const std::string stream = testing::DictionaryEntries({"a"}) + Bytes({0x06, 0x20, 0x02, 0xFF, 0xFF, 0xFF, 0xFF});
   std::string_view out;
   ExpectDataLoss(DecodeDictionaryBinaries(stream, 1, &out));
 }
@@ -86,7 +68,7 @@ TEST(DictionaryTest, MalformedDictionary) {
 }
 
 TEST(DictionaryTest, EveryTruncatedPrefixIsDataLoss) {
-  const std::string stream = Dictionary({"red", "", "blue"}) + kIndices;
+  const std::string stream = testing::DictionaryEntries({"red", "", "blue"}) + kIndices;
   std::vector<std::string_view> out(7);
   ExpectEveryProperPrefixIsDataLoss(
       stream, [&](std::string_view prefix) { return DecodeDictionaryBinaries(prefix, out.size(), out.data()); });
@@ -94,7 +76,7 @@ TEST(DictionaryTest, EveryTruncatedPrefixIsDataLoss) {
 
 TEST(DictionaryTest, IndexErrorsReportOffsetsInTheWholeStream) {
   // The index stream starts at offset 5 and its bit width (40) is too large.
-  const std::string stream = Dictionary({"abc"}) + Bytes({0x03, 0x28, 0x02, 0x00});
+  const std::string stream = testing::DictionaryEntries({"abc"}) + Bytes({0x03, 0x28, 0x02, 0x00});
   std::string_view out;
   auto result = DecodeDictionaryBinaries(stream, 1, &out);
   ExpectDataLoss(result);

@@ -32,6 +32,7 @@ using testing::Bytes;
 using testing::ExactBytes;
 using testing::FromHex;
 using testing::PutBigEndian;
+using testing::PutSVar;
 using testing::PutUVar;
 
 // Values whose buffer the tests are willing to allocate to probe `bound + 1`.
@@ -330,20 +331,6 @@ TEST(ValueCountTest, ScaledMalformedHeaderCountsNothing) {
 // ============================================================================================
 // DICTIONARY (§9.7): svar entryCount ; entries { svar len ; bytes } ; RLE INT32 indices.
 
-void PutSVar(std::string* out, int32_t v) {
-  PutUVar(out, (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31));
-}
-
-std::string Dictionary(const std::vector<std::string>& entries) {
-  std::string out;
-  PutSVar(&out, static_cast<int32_t>(entries.size()));
-  for (const std::string& e : entries) {
-    PutSVar(&out, static_cast<int32_t>(e.size()));
-    out += e;
-  }
-  return out;
-}
-
 // L=7, width 2; 0x06: RLE run of 3 x index 1; 0x03: 1 group, lastCount 4, 2 bytes holding indices
 // 0, 2, 1, 0 (00 10 01 00). 7 values.
 const std::string kIndices = Bytes({0x07, 0x02, 0x06, 0x01, 0x03, 0x04, 0x24, 0x00});
@@ -355,24 +342,24 @@ void ExpectDictionaryBound(std::string_view stream, uint64_t expected) {
 }
 
 TEST(ValueCountTest, DictionaryCountsIndexRuns) {
-  ExpectDictionaryBound(Dictionary({"red", "", "blue"}) + kIndices, 7);
-  ExpectDictionaryBound(Dictionary({"red", "", "blue"}) + kIndices + "junk", 7);
-  ExpectDictionaryBound(Dictionary({"red", "", "blue"}) + kIndices + kIndices, 14);
+  ExpectDictionaryBound(testing::DictionaryEntries({"red", "", "blue"}) + kIndices, 7);
+  ExpectDictionaryBound(testing::DictionaryEntries({"red", "", "blue"}) + kIndices + "junk", 7);
+  ExpectDictionaryBound(testing::DictionaryEntries({"red", "", "blue"}) + kIndices + kIndices, 14);
 }
 
 TEST(ValueCountTest, DictionaryRleRunIndexOutsideTheDictionaryEndsTheCount) {
   // The first run's index 1 is outside a one-entry dictionary: no value decodes.
-  ExpectDictionaryBound(Dictionary({"a"}) + kIndices, 0);
+  ExpectDictionaryBound(testing::DictionaryEntries({"a"}) + kIndices, 0);
   // Width 32, RLE run of one index 0xFFFFFFFF (-1, little-endian).
-  ExpectDictionaryBound(Dictionary({"a"}) + Bytes({0x06, 0x20, 0x02, 0xFF, 0xFF, 0xFF, 0xFF}), 0);
+  ExpectDictionaryBound(testing::DictionaryEntries({"a"}) + Bytes({0x06, 0x20, 0x02, 0xFF, 0xFF, 0xFF, 0xFF}), 0);
   // An empty dictionary can back no index.
-  ExpectDictionaryBound(Dictionary({}) + kIndices, 0);
+  ExpectDictionaryBound(testing::DictionaryEntries({}) + kIndices, 0);
 }
 
 TEST(ValueCountTest, DictionaryBitPackedIndicesAreNotInspected) {
   // With two entries the packed index 2 (the 5th value) is out of range: the decoder manages 4
   // values, the bound says 7 (an upper bound, not exact, for DICTIONARY).
-  const std::string stream = Dictionary({"a", "b"}) + kIndices;
+  const std::string stream = testing::DictionaryEntries({"a", "b"}) + kIndices;
   ExpectDictionaryBound(stream, 7);
   EXPECT_TRUE(Decode(Encoding::kDictionary, DataType::kText, stream, 4).ok());
   EXPECT_FALSE(Decode(Encoding::kDictionary, DataType::kText, stream, 5).ok());
@@ -388,7 +375,7 @@ TEST(ValueCountTest, DictionaryMalformedCountsNothing) {
       Bytes({0x02, 0x03, 'a'}),        // entry length -2
       Bytes({0x02, 0x08, 'a'}),        // entry of 4 bytes, 1 left
       Bytes({0x02, 0x80}),             // truncated entry length
-      Dictionary({"a", "b"}),          // no index stream
+      testing::DictionaryEntries({"a", "b"}),          // no index stream
   };
   for (const std::string& stream : malformed) ExpectDictionaryBound(stream, 0);
 }
@@ -404,25 +391,17 @@ TEST(ValueCountTest, DictionaryRealPage) {
 
 TEST(ValueCountTest, DictionaryOnlyAppliesToBinaryTypes) {
   // DecodeInt32s has no DICTIONARY: the generic bound, so the decoder reports Unimplemented itself.
-  const std::string stream = Dictionary({"a"}) + kIndices;
+  const std::string stream = testing::DictionaryEntries({"a"}) + kIndices;
   EXPECT_EQ(MaxDecodableValues(Encoding::kDictionary, DataType::kInt32, stream), stream.size() * 8 + 256);
 }
 
 // ============================================================================================
 // REGULAR (§9.9): u8 hasMissing ; [i32 L ; bitmap] ; i32 n ; T minDelta ; T first.
 
+// Blocks of step 10 from 100; only their counts matter here.
 template <typename T>
 std::string RegularBlock(int32_t n, const std::string& bitmap = "") {
-  std::string out;
-  out.push_back(bitmap.empty() ? 0 : 1);
-  if (!bitmap.empty()) {
-    PutBigEndian(&out, bitmap.size(), 4);
-    out += bitmap;
-  }
-  PutBigEndian(&out, static_cast<uint32_t>(n), 4);
-  PutBigEndian(&out, 10, sizeof(T));   // minDelta
-  PutBigEndian(&out, 100, sizeof(T));  // first
-  return out;
+  return testing::RegularBlock<T>(n, 10, 100, bitmap);
 }
 
 TEST(ValueCountTest, RegularWithoutMissingPoints) {

@@ -80,6 +80,15 @@ TEST(PageDecoderTest, PagesOverTheLimitAreRefused) {
   EXPECT_THAT(batch.status().message(), HasSubstr("page limit"));
 }
 
+// An UNCOMPRESSED page whose body is `body` (which must outlive it).
+PageRef UncompressedPage(const std::string& body) {
+  PageRef page;
+  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
+  page.header.compressed_size = page.header.uncompressed_size;
+  page.body = body;
+  return page;
+}
+
 TEST(PageDecoderTest, EmptyValuePageMakesEveryRowNull) {
   ChunkHeader chunk;
   chunk.data_type = DataType::kDouble;
@@ -100,10 +109,7 @@ TEST(PageDecoderTest, ValuePageRowCountMustMatchTheTimePage) {
   chunk.compression_byte = 0;   // UNCOMPRESSED
   // rowCount 3, bitmap 0b101_00000, values 7 and -1 as zig-zag varints.
   const std::string body = std::string("\x00\x00\x00\x03", 4) + "\xA0" + "\x0E" + "\x01";
-  PageRef page;
-  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
-  page.header.compressed_size = page.header.uncompressed_size;
-  page.body = body;
+  const PageRef page = UncompressedPage(body);
   PageScratch scratch;
   ColumnVector out;
   ASSERT_TRUE(DecodeValuePage(chunk, page, 3, ReadLimits{}, scratch, out).ok());
@@ -138,10 +144,7 @@ TEST(PageDecoderTest, ConstantTs2DiffPagesBeyondEightValuesPerByteDecode) {
   testing::PutBigEndian(&body, rows, 4);
   body.append((rows + 7) / 8, '\xFF');
   body += ConstantTs2DiffInt32Blocks(300, -5);
-  PageRef page;
-  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
-  page.header.compressed_size = page.header.uncompressed_size;
-  page.body = body;
+  const PageRef page = UncompressedPage(body);
   PageScratch scratch;
   ColumnVector out;
   absl::Status status = DecodeValuePage(chunk, page, rows, ReadLimits{}, scratch, out);
@@ -151,22 +154,31 @@ TEST(PageDecoderTest, ConstantTs2DiffPagesBeyondEightValuesPerByteDecode) {
   for (int32_t v : out.int32s) ASSERT_EQ(v, -5);
 }
 
-// A time page whose statistics claim more values than its stream's blocks hold is refused before
-// the timestamps are allocated.
-TEST(PageDecoderTest, TimePageCountBeyondItsBlocksIsDataLoss) {
+ChunkHeader UncompressedTs2DiffTimeChunk() {
   ChunkHeader chunk;
   chunk.data_type = DataType::kVector;
   chunk.encoding_byte = 4;  // TS_2DIFF
   chunk.compression_byte = 0;
-  std::string body;  // one INT64 block of width 0: i32 n, i32 width, i64 min delta, i64 first
-  testing::PutBigEndian(&body, 9, 4);
-  testing::PutBigEndian(&body, 0, 4);
-  testing::PutBigEndian(&body, 1, 8);
-  testing::PutBigEndian(&body, 1000, 8);
-  PageRef page;
-  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
-  page.header.compressed_size = page.header.uncompressed_size;
-  page.body = body;
+  return chunk;
+}
+
+// One TS_2DIFF INT64 block of bit width 0 (§9.4: i32 n, i32 width, i64 min delta, i64 first):
+// n + 1 timestamps first, first + step, ... from 24 bytes.
+std::string WidthZeroTimeBlock(uint32_t n, int64_t step, int64_t first) {
+  std::string block;
+  testing::PutBigEndian(&block, n, 4);
+  testing::PutBigEndian(&block, 0, 4);
+  testing::PutBigEndian(&block, static_cast<uint64_t>(step), 8);
+  testing::PutBigEndian(&block, static_cast<uint64_t>(first), 8);
+  return block;
+}
+
+// A time page whose statistics claim more values than its stream's blocks hold is refused before
+// the timestamps are allocated.
+TEST(PageDecoderTest, TimePageCountBeyondItsBlocksIsDataLoss) {
+  const ChunkHeader chunk = UncompressedTs2DiffTimeChunk();
+  const std::string body = WidthZeroTimeBlock(9, 1, 1000);
+  const PageRef page = UncompressedPage(body);
   PageScratch scratch;
   std::vector<int64_t> times;
   ASSERT_TRUE(DecodeTimePage(chunk, page, 10, ReadLimits{}, scratch, times).ok());
@@ -181,19 +193,9 @@ TEST(PageDecoderTest, TimePageCountBeyondItsBlocksIsDataLoss) {
 // A block header may announce any number of values at bit width 0 (the decoder accepts 2^31 from
 // 24 bytes); the page row limit bounds what such a page can make the reader allocate.
 TEST(PageDecoderTest, PageRowLimitBoundsHugeWidthZeroBlocks) {
-  ChunkHeader chunk;
-  chunk.data_type = DataType::kVector;
-  chunk.encoding_byte = 4;  // TS_2DIFF
-  chunk.compression_byte = 0;
-  std::string body;
-  testing::PutBigEndian(&body, 0x7FFFFFFF, 4);
-  testing::PutBigEndian(&body, 0, 4);
-  testing::PutBigEndian(&body, 1, 8);
-  testing::PutBigEndian(&body, 0, 8);
-  PageRef page;
-  page.header.uncompressed_size = static_cast<uint32_t>(body.size());
-  page.header.compressed_size = page.header.uncompressed_size;
-  page.body = body;
+  const ChunkHeader chunk = UncompressedTs2DiffTimeChunk();
+  const std::string body = WidthZeroTimeBlock(0x7FFFFFFF, 1, 0);
+  const PageRef page = UncompressedPage(body);
   PageScratch scratch;
   std::vector<int64_t> times;
   ReadLimits limits;

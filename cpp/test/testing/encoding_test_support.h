@@ -68,6 +68,39 @@ inline void PutBigEndian(std::string* out, uint64_t v, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
 }
 
+// Zig-zag signed varint (Java's ReadWriteForEncodingUtils.writeVarInt).
+inline void PutSVar(std::string* out, int32_t v) {
+  PutUVar(out, (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31));
+}
+
+// One REGULAR block (§9.9) of T = int32_t or int64_t: u8 hasMissing, [i32 L, bitmap], i32 n,
+// T minDelta, T first. An empty `bitmap` means no missing points.
+template <typename T>
+std::string RegularBlock(int32_t n, T step, T first, const std::string& bitmap = "") {
+  std::string out;
+  out.push_back(bitmap.empty() ? 0 : 1);
+  if (!bitmap.empty()) {
+    PutBigEndian(&out, bitmap.size(), 4);
+    out += bitmap;
+  }
+  PutBigEndian(&out, static_cast<uint32_t>(n), 4);
+  PutBigEndian(&out, static_cast<uint64_t>(step), sizeof(T));
+  PutBigEndian(&out, static_cast<uint64_t>(first), sizeof(T));
+  return out;
+}
+
+// The dictionary part of a DICTIONARY stream (§9.7): svar entryCount, then svar length + bytes
+// per entry; the RLE index stream follows it.
+inline std::string DictionaryEntries(const std::vector<std::string>& entries) {
+  std::string out;
+  PutSVar(&out, static_cast<int32_t>(entries.size()));
+  for (const std::string& e : entries) {
+    PutSVar(&out, static_cast<int32_t>(e.size()));
+    out += e;
+  }
+  return out;
+}
+
 // MSB-first bit writer (§9.1 bit order).
 class BitWriter {
  public:

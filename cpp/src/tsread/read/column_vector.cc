@@ -84,7 +84,7 @@ void ColumnVector::KeepRows(const std::vector<uint8_t>& keep) {
     if (binary) {
       // Rows only move left, so the bytes can be moved down in place.
       const std::string_view value = this->binary(r);
-      std::memmove(bytes.data() + byte_end, value.data(), value.size());
+      if (!value.empty()) std::memmove(bytes.data() + byte_end, value.data(), value.size());
       offsets[kept] = byte_end;
       byte_end += static_cast<int32_t>(value.size());
     }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/format/string_order.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -51,6 +52,53 @@ bool DeviceMatches(const DeviceId& device, const std::vector<ResolvedPredicate>&
   return true;
 }
 
+// Null before any string, then Java String order: the order of segments in the device index
+// (§6.4).
+bool TagValueLess(const std::optional<std::string>& a, const std::optional<std::string>& b) {
+  if (!a.has_value() || !b.has_value()) return !a.has_value() && b.has_value();
+  return CompareJavaStrings(*a, *b) < 0;
+}
+
+// Beyond this many candidate ids, walking the index is cheaper than a lookup per id.
+constexpr uint64_t kMaxPinnedDevices = 1024;
+
+// When the predicates pin every TAG column to a short list of values, the device ids they allow,
+// in index order (each column's values sorted, the first column most significant — a shorter id
+// from trailing nulls sorts before its extensions either way); nullopt otherwise.
+std::optional<std::vector<DeviceId>> PinnedDevices(const TableSchema& schema,
+                                                   const std::vector<ResolvedPredicate>& predicates) {
+  const size_t tags = static_cast<size_t>(std::count_if(schema.columns.begin(), schema.columns.end(), [](const ColumnSchema& c) {
+    return c.category == ColumnCategory::kTag;
+  }));
+  if (tags == 0) return std::nullopt;
+  std::vector<std::vector<std::optional<std::string>>> values(tags);
+  std::vector<bool> pinned(tags, false);
+  uint64_t combinations = 1;
+  for (const ResolvedPredicate& p : predicates) {
+    const size_t tag = p.segment - 1;
+    if (pinned[tag]) return std::nullopt;  // two predicates on one column: let the walk AND them
+    pinned[tag] = true;
+    values[tag] = p.predicate->values;
+    std::sort(values[tag].begin(), values[tag].end(), TagValueLess);
+    values[tag].erase(std::unique(values[tag].begin(), values[tag].end()), values[tag].end());
+    combinations *= values[tag].size();
+    if (combinations > kMaxPinnedDevices) return std::nullopt;
+  }
+  if (std::find(pinned.begin(), pinned.end(), false) != pinned.end()) return std::nullopt;
+  std::vector<DeviceId> ids;
+  std::vector<size_t> at(tags, 0);  // an odometer over the value lists, last column fastest
+  for (uint64_t n = 0; n < combinations; ++n) {
+    std::vector<std::optional<std::string>> segments = {schema.name};
+    for (size_t t = 0; t < tags; ++t) segments.push_back(values[t][at[t]]);
+    ids.emplace_back(std::move(segments));
+    for (size_t t = tags; t-- > 0;) {
+      if (++at[t] < values[t].size()) break;
+      at[t] = 0;
+    }
+  }
+  return ids;
+}
+
 }  // namespace
 
 TableScanner::TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection)
@@ -72,6 +120,15 @@ absl::Status TableScanner::PlanDevices() {
   TSREAD_ASSIGN_OR_RETURN(std::vector<ResolvedPredicate> predicates,
                           ResolvePredicates(schema, options_.tag_predicates));
   if (reader_->metadata().FindIndex(options_.table) == nullptr) return absl::OkStatus();
+  // Predicates that name whole devices: one binary search down the index per candidate id, so a
+  // device absent from the file costs one lookup.
+  if (std::optional<std::vector<DeviceId>> pinned = PinnedDevices(schema, predicates); pinned.has_value()) {
+    for (DeviceId& id : *pinned) {
+      TSREAD_ASSIGN_OR_RETURN(std::optional<DeviceLocation> location, reader_->FindDevice(options_.table, id));
+      if (location.has_value()) devices_.push_back(PlannedDevice{std::move(id), *location});
+    }
+    return absl::OkStatus();
+  }
   TSREAD_ASSIGN_OR_RETURN(DeviceIterator it, reader_->Devices(options_.table));
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, it.Next());
