@@ -302,5 +302,46 @@ TEST(TableScannerTest, ConsumerErrorStopsTheScan) {
   }
 }
 
+// A corrupt chunk in the middle of the file: an ordered scan delivers every batch before it, in
+// order, then the error — with any number of threads, exactly what one thread delivers.
+TEST(TableScannerTest, OrderedScansDeliverEverythingBeforeADecodeErrorThenIt) {
+  std::string bytes = testing::ReadWholeFile(testing::FixturePath("table_many_devices.tsfile"));
+  int64_t corrupt_at = 0;
+  {
+    absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(MemoryFileView(bytes));
+    ASSERT_TRUE(reader.ok());
+    absl::StatusOr<DeviceIterator> devices = (*reader)->Devices("t_many");
+    ASSERT_TRUE(devices.ok());
+    for (int d = 0; d < 40; ++d) ASSERT_TRUE(devices->Next().ok());  // the 41st device
+    absl::StatusOr<const DeviceEntry*> entry = devices->Next();
+    ASSERT_TRUE(entry.ok() && *entry != nullptr);
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = (*reader)->ReadTimeseries((*entry)->location);
+    ASSERT_TRUE(series.ok() && !series->empty());
+    corrupt_at = series->back().chunks.at(0).offset;
+  }
+  bytes[static_cast<size_t>(corrupt_at)] = '\x7F';  // not a chunk marker (§3.1)
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(MemoryFileView(bytes));
+  ASSERT_TRUE(reader.ok());
+  auto deliver = [&](int threads) {
+    ScanOptions options;
+    options.table = "t_many";
+    options.num_threads = threads;
+    absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+    EXPECT_TRUE(scanner.ok());
+    std::vector<std::string> rows;
+    absl::Status status = (*scanner)->Scan([&](int, const TableBatch& batch) {
+      for (size_t i = 0; i < batch.num_rows(); ++i) rows.push_back(RowKey((*scanner)->projection(), batch, i));
+      return absl::OkStatus();
+    });
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+    EXPECT_NE(status.message().find(absl::StrCat(corrupt_at)), std::string::npos) << status;
+    return rows;
+  };
+  const std::vector<std::string> one = deliver(1);
+  EXPECT_FALSE(one.empty());
+  EXPECT_EQ(deliver(2), one);
+  EXPECT_EQ(deliver(3), one);
+}
+
 }  // namespace
 }  // namespace tsread

@@ -129,7 +129,12 @@ class TableScanner {
     uint64_t rows = 0;
   };
 
+  // The ordered multi-threaded scan (ordered_scan.cc).
+  class OrderedScan;
+
   TableScanner(const TsFileReader& reader, ScanOptions options, std::vector<ProjectedColumn> projection);
+  // A cursor for Restart() onto splits, keeping its buffers across them.
+  Cursor NewCursor() const { return Cursor(this, ScanSplit{}); }
   absl::Status PlanDevices();
   // Whether the scan reads `series`: the time column and the projected FIELD columns.
   bool IsProjected(const TimeseriesMetadata& series) const;

@@ -1,0 +1,248 @@
+// The ordered multi-threaded scan: batches reach the caller's callback on the calling thread in
+// device-index order, while `num_threads` threads decode — the calling thread and
+// num_threads - 1 pool workers.
+//
+// The planned devices are cut into small splits, claimed in order. A worker decodes its split
+// into groups of batches and queues them; the calling thread delivers queued groups in split
+// order. The calling thread also decodes: when the split it claimed becomes the one being
+// delivered, it hands its batches to the callback directly — no queue, no copy, no hand-off.
+// With two threads that is about half of all batches.
+//
+// Memory stays bounded: splits are claimed at most `window_` ahead of the one being delivered,
+// and a pool worker queues at most kMaxGroups groups of a split that is not being delivered.
+// Every delivered group's buffers go back to the decoders, so a long scan allocates nothing in
+// steady state.
+#include <condition_variable>
+#include <functional>
+#include <optional>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "tsread/io/status_macros.h"
+#include "tsread/read/table_scanner.h"
+
+namespace tsread {
+namespace {
+
+// Batches travel in groups so that the lock and the wake-up are paid once per group.
+using BatchGroup = std::vector<TableBatch>;
+constexpr size_t kBatchesPerGroup = 8;
+constexpr size_t kMaxGroups = 2;
+// Splits per thread: small splits keep what a thread running ahead must buffer small.
+constexpr size_t kSplitsPerThread = 32;
+
+// Moves the cursor's batch into `group`, giving the cursor the buffers of an already delivered
+// batch in exchange (batches own all their values, so this is a swap).
+void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
+  if (spare.empty()) {
+    group.emplace_back();
+  } else {
+    group.push_back(std::move(spare.back()));
+    spare.pop_back();
+  }
+  TableBatch& to = group.back();
+  to.device = from.device;
+  std::swap(to.times, from.times);
+  std::swap(to.columns, from.columns);
+}
+
+}  // namespace
+
+class TableScanner::OrderedScan {
+ public:
+  OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, const TableBatch&)>& consume)
+      : scanner_(scanner), consume_(consume),
+        splits_(scanner.EvenSplits(static_cast<size_t>(scanner.options_.num_threads) * kSplitsPerThread)),
+        window_(static_cast<size_t>(scanner.options_.num_threads) + 1), state_(splits_.size()) {}
+
+  absl::Status Run() {
+    std::vector<std::thread> pool;
+    for (int w = 1; w < scanner_.options_.num_threads; ++w) pool.emplace_back([this] { WorkerLoop(); });
+    absl::Status result = CallerLoop();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+      room_.notify_all();
+    }
+    for (std::thread& t : pool) t.join();
+    return result;
+  }
+
+ private:
+  struct SplitState {
+    std::deque<BatchGroup> groups;
+    bool done = false;
+    absl::Status status;  // the split's decode error, delivered at its place in the order
+  };
+
+  // Per decoding thread: its cursor and batch buffers.
+  struct Decoder {
+    Cursor cursor;
+    BatchGroup group;  // being filled
+    BatchGroup spare;  // delivered batches whose buffers the cursor takes next
+  };
+
+  // The next split within the window, if any (under the lock).
+  std::optional<size_t> ClaimLocked() {
+    if (stop_ || next_to_claim_ >= splits_.size() || next_to_claim_ >= delivering_ + window_) return std::nullopt;
+    return next_to_claim_++;
+  }
+
+  void TakeSpareLocked(Decoder& d) {
+    if (d.spare.empty() && !delivered_.empty()) {
+      d.spare = std::move(delivered_.back());
+      delivered_.pop_back();
+    }
+  }
+
+  // Queues the decoder's group for split `s`. A pool worker waits while a split that is not
+  // being delivered already has kMaxGroups queued; the calling thread never waits here (it is
+  // the one that drains the queues). False once the scan is stopping.
+  bool Publish(Decoder& d, size_t s, bool on_caller) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!on_caller) {
+      room_.wait(lock, [&] { return stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups; });
+    }
+    if (stop_) return false;
+    state_[s].groups.push_back(std::move(d.group));
+    d.group.clear();
+    TakeSpareLocked(d);
+    ready_.notify_one();
+    return true;
+  }
+
+  void FinishSplit(size_t s, absl::Status status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    state_[s].done = true;
+    state_[s].status = std::move(status);
+    ready_.notify_one();
+  }
+
+  // Decodes split `s`. On the calling thread, delivers what is ready between batches, and once
+  // `s` is the split being delivered with nothing queued before, consumes its batches directly.
+  // The returned error is the split's own (a decode error); a delivery error (the callback's, or
+  // an earlier split's) is kept in final_error_ and ends the split with Cancelled.
+  absl::Status DecodeSplit(Decoder& d, size_t s, bool on_caller) {
+    const absl::Status stopped = absl::CancelledError("scan stopped");
+    d.cursor.Restart(splits_[s]);
+    while (true) {
+      TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, d.cursor.Next());
+      if (batch == nullptr) break;
+      if (on_caller) {
+        if (!Deliver(DeliverReady())) return stopped;
+        if (IsDelivering(s)) {
+          // What was decoded before `s` became the current split goes first.
+          if (!d.group.empty() && (!Publish(d, s, on_caller) || !Deliver(DeliverReady()))) return stopped;
+          if (!Deliver(consume_(0, *batch))) return stopped;
+          continue;
+        }
+      }
+      TakeBatch(*batch, d.group, d.spare);
+      if (d.group.size() == kBatchesPerGroup && !Publish(d, s, on_caller)) return stopped;
+    }
+    if (!d.group.empty() && !Publish(d, s, on_caller)) return stopped;
+    return absl::OkStatus();
+  }
+
+  // Keeps the first delivery error; true when `status` is OK.
+  bool Deliver(absl::Status status) {
+    if (status.ok()) return true;
+    if (final_error_.ok()) final_error_ = std::move(status);
+    return false;
+  }
+
+  bool IsDelivering(size_t s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return s == delivering_ && state_[s].groups.empty();
+  }
+
+  // Calling thread: hands every queued group of the split being delivered to the callback,
+  // moving on past finished splits, until it reaches one with nothing queued. An error is final:
+  // the callback's, or a split's decode error in its place.
+  absl::Status DeliverReady() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (delivering_ < splits_.size()) {
+      SplitState& split = state_[delivering_];
+      if (!split.groups.empty()) {
+        BatchGroup group = std::move(split.groups.front());
+        split.groups.pop_front();
+        room_.notify_all();
+        lock.unlock();
+        for (const TableBatch& batch : group) TSREAD_RETURN_IF_ERROR(consume_(0, batch));
+        lock.lock();
+        delivered_.push_back(std::move(group));
+        continue;
+      }
+      if (!split.done) break;
+      if (!split.status.ok()) return split.status;
+      ++delivering_;
+      room_.notify_all();
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CallerLoop() {
+    Decoder d{scanner_.NewCursor(), {}, {}};
+    while (true) {
+      TSREAD_RETURN_IF_ERROR(DeliverReady());
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (delivering_ >= splits_.size()) return absl::OkStatus();
+      if (std::optional<size_t> s = ClaimLocked(); s.has_value()) {
+        TakeSpareLocked(d);
+        lock.unlock();
+        absl::Status status = DecodeSplit(d, *s, /*on_caller=*/true);
+        if (!final_error_.ok()) return final_error_;
+        FinishSplit(*s, std::move(status));  // a decode error is delivered at its place
+        continue;
+      }
+      ready_.wait(lock, [&] {
+        const SplitState& split = state_[delivering_];
+        return !split.groups.empty() || split.done;
+      });
+    }
+  }
+
+  void WorkerLoop() {
+    Decoder d{scanner_.NewCursor(), {}, {}};
+    while (true) {
+      size_t s;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        std::optional<size_t> claimed;
+        room_.wait(lock, [&] {
+          claimed = ClaimLocked();
+          return stop_ || claimed.has_value() || next_to_claim_ >= splits_.size();
+        });
+        if (!claimed.has_value()) return;
+        s = *claimed;
+        TakeSpareLocked(d);
+      }
+      FinishSplit(s, DecodeSplit(d, s, /*on_caller=*/false));
+    }
+  }
+
+  const TableScanner& scanner_;
+  const std::function<absl::Status(int, const TableBatch&)>& consume_;
+  const std::vector<ScanSplit> splits_;
+  const size_t window_;
+
+  std::mutex mutex_;
+  std::condition_variable ready_;  // the calling thread waits: a group or a split end arrived
+  std::condition_variable room_;   // pool workers wait: the window moved, a queue shrank, or stop
+  std::vector<SplitState> state_;
+  std::vector<BatchGroup> delivered_;  // groups whose buffers the decoders reuse
+  size_t next_to_claim_ = 0;
+  size_t delivering_ = 0;
+  bool stop_ = false;
+  absl::Status final_error_;  // calling thread only
+};
+
+absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+  OrderedScan scan(*this, consume);
+  return scan.Run();
+}
+
+}  // namespace tsread
