@@ -1,7 +1,6 @@
 #include "tsread/read/column_vector.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 
 namespace tsread {
@@ -9,15 +8,24 @@ namespace {
 
 size_t BitmapBytes(size_t rows) { return (rows + 7) / 8; }
 
+// Set bits of a word without the POPCNT instruction (not in baseline x86-64; std::popcount
+// would call libgcc's out-of-line version).
+size_t PopCount(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<size_t>((x * 0x0101010101010101ull) >> 56);
+}
+
 size_t CountSetBits(const uint8_t* bits, size_t bytes) {
   size_t count = 0;
   size_t i = 0;
   for (; i + 8 <= bytes; i += 8) {
     uint64_t word;
     std::memcpy(&word, bits + i, 8);
-    count += static_cast<size_t>(std::popcount(word));
+    count += word == ~uint64_t{0} ? 64 : PopCount(word);
   }
-  for (; i < bytes; ++i) count += static_cast<size_t>(std::popcount(bits[i]));
+  for (; i < bytes; ++i) count += PopCount(bits[i]);
   return count;
 }
 
