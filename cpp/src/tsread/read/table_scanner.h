@@ -33,11 +33,12 @@ struct ScanOptions {
   TimeRange time_range;
   // ANDed together.
   std::vector<TagPredicate> tag_predicates;
-  // Worker threads for Scan(); 1 = the calling thread only.
+  // Threads that decode in Scan(), the calling thread included; 1 = the calling thread only.
   int num_threads = 1;
-  // With several threads: deliver batches in device-index order (workers decode ahead, a bounded
-  // window of splits). false = each
-  // worker hands its batches over as it decodes them, concurrently and in no global order.
+  // With several threads: deliver batches in device-index order on the calling thread (the
+  // others decode at most num_threads + 1 small splits ahead and queue a few groups of batches
+  // each). false = every thread hands its batches over as it decodes them, concurrently and in
+  // no global order (nothing is queued).
   bool ordered = true;
   // Most rows per batch; 0 = one batch per page (no copy). Larger pages are cut into slices
   // (copied), so a batch never holds more than this.
