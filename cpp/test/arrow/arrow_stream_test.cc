@@ -121,8 +121,8 @@ void CheckChildStructure(const ArrowArray& a, const std::string& format, bool di
 }
 
 // How a fixture is scanned: everything, or with a projection / time range / tag predicate /
-// TAG dictionaries. The expected rows are the CSV filtered and projected the same way.
-enum class Variant { kAll, kProjection, kTimeRange, kTagPredicate, kDictionary, kEverything };
+// TAG dictionaries / batches cut to a size. The expected rows are the CSV filtered and projected the same way.
+enum class Variant { kAll, kProjection, kTimeRange, kTagPredicate, kDictionary, kBatchSize, kEverything };
 
 std::string VariantName(Variant v) {
   switch (v) {
@@ -131,6 +131,7 @@ std::string VariantName(Variant v) {
     case Variant::kTimeRange: return "time_range";
     case Variant::kTagPredicate: return "tag_predicate";
     case Variant::kDictionary: return "dictionary";
+    case Variant::kBatchSize: return "batch_size";
     case Variant::kEverything: return "everything";
   }
   return "?";
@@ -160,6 +161,8 @@ Plan PlanCase(const Case& c, const TableSchema& schema, const std::vector<CsvRow
   const bool range = c.variant == Variant::kTimeRange || c.variant == Variant::kEverything;
   const bool predicate = c.variant == Variant::kTagPredicate || c.variant == Variant::kEverything;
   plan.export_options.tags_as_dictionary = c.variant == Variant::kDictionary || c.variant == Variant::kEverything;
+  // Slices of 1,007 rows start at bit offsets that are not byte-aligned in the page's bitmap.
+  if (c.variant == Variant::kBatchSize || c.variant == Variant::kEverything) plan.options.batch_size = 1007;
   // Projection: the schema's columns in reverse order, without every third one.
   plan.fields.push_back(0);
   for (size_t j = schema.columns.size(); j-- > 0;) {
@@ -271,6 +274,9 @@ TEST_P(ArrowFixtureTest, StreamMatchesTheFilteredCsv) {
     if (batch.release == nullptr) break;
     ASSERT_EQ(batch.n_children, static_cast<int64_t>(formats.size()));
     ASSERT_GT(batch.length, 0);
+    if (plan.options.batch_size > 0) {
+      ASSERT_LE(batch.length, static_cast<int64_t>(plan.options.batch_size));
+    }
     EXPECT_EQ(batch.null_count, 0);
     for (int64_t k = 0; k < batch.n_children; ++k) {
       CheckChildStructure(*batch.children[k], dictionary[k] ? "i" : formats[k], dictionary[k], batch.length);
@@ -297,7 +303,7 @@ std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (const auto& [stem, table] : testing::TableCsvFixtures()) {
     for (Variant v : {Variant::kAll, Variant::kProjection, Variant::kTimeRange, Variant::kTagPredicate,
-                      Variant::kDictionary, Variant::kEverything}) {
+                      Variant::kDictionary, Variant::kBatchSize, Variant::kEverything}) {
       cases.push_back(Case{stem, table, v});
     }
   }
