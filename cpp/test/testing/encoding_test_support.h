@@ -54,6 +54,17 @@ inline std::string Bytes(std::initializer_list<int> bytes) {
   return s;
 }
 
+// Lower-case hex of `bytes`, the inverse of FromHex (for comparing encoder output).
+inline std::string ToHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
 // Unsigned LEB128 varint (Java's ReadWriteForEncodingUtils.writeUnsignedVarInt, widened).
 inline void PutUVar(std::string* out, uint64_t v) {
   while (v >= 0x80) {

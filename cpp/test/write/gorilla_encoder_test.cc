@@ -11,20 +11,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 #include "tsread/encoding/gorilla.h"
 
 namespace tsread {
 namespace {
 
-std::string Hex(const std::string& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
+using testing::ToHex;
 
 TEST(GorillaEncoderTest, OneDoubleThenSentinel) {
   // 1.0 = 3FF0..., sentinel 7FF8...: XOR 4008... has L = 1, T = 51, S = 12:
@@ -32,7 +25,7 @@ TEST(GorillaEncoderTest, OneDoubleThenSentinel) {
   const double values[] = {1.0};
   std::string out;
   EncodeGorillaDoubles(values, 1, out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "3ff0000000000000"
             "c12e0040");
 }
@@ -42,7 +35,7 @@ TEST(GorillaEncoderTest, OneIntThenSentinel) {
   const int32_t values[] = {5};
   std::string out;
   EncodeGorillaInt32s(values, 1, out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "00000005"
             "c1f8000000"
             "50");
@@ -54,7 +47,7 @@ TEST(GorillaEncoderTest, ByteAlignedEndGetsAnExtraZeroByte) {
   std::vector<int32_t> values(8, std::bit_cast<int32_t>(0x80000000u));
   std::string out;
   EncodeGorillaInt32s(values.data(), values.size(), out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "80000000"
             "00"
             "00");

@@ -9,20 +9,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 #include "tsread/encoding/rle.h"
 
 namespace tsread {
 namespace {
 
-std::string Hex(const std::string& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
+using testing::ToHex;
 
 std::string EncodeBools(const std::vector<uint8_t>& values) {
   std::string out;
@@ -32,7 +25,7 @@ std::string EncodeBools(const std::vector<uint8_t>& values) {
 
 TEST(RleEncoderTest, ThreeBooleansAreOneBitPackedGroup) {
   // L = 4: bitWidth 1, header (1 << 1) | 1, lastCount 3, group 1 0 1 0 0 0 0 0.
-  EXPECT_EQ(Hex(EncodeBools({1, 0, 1})),
+  EXPECT_EQ(ToHex(EncodeBools({1, 0, 1})),
             "04"
             "01"
             "03"
@@ -42,7 +35,7 @@ TEST(RleEncoderTest, ThreeBooleansAreOneBitPackedGroup) {
 
 TEST(RleEncoderTest, TenTruesAreOneRleRun) {
   // L = 3: bitWidth 1, header 10 << 1, value 1 (one little-endian byte).
-  EXPECT_EQ(Hex(EncodeBools(std::vector<uint8_t>(10, 1))),
+  EXPECT_EQ(ToHex(EncodeBools(std::vector<uint8_t>(10, 1))),
             "03"
             "01"
             "14"
@@ -53,7 +46,7 @@ TEST(RleEncoderTest, RunThenBitPackedTail) {
   // 8 falses: RLE run (16, 0); then the true is bit-packed with lastCount 1.
   std::vector<uint8_t> values(8, 0);
   values.push_back(1);
-  EXPECT_EQ(Hex(EncodeBools(values)),
+  EXPECT_EQ(ToHex(EncodeBools(values)),
             "06"
             "01"
             "10"
@@ -65,7 +58,7 @@ TEST(RleEncoderTest, RunThenBitPackedTail) {
 
 TEST(RleEncoderTest, SevenRepeatsStayBitPacked) {
   // Below RLE_MIN_REPEATED_NUM a run stays in the bit-packed group.
-  EXPECT_EQ(Hex(EncodeBools(std::vector<uint8_t>(7, 1))),
+  EXPECT_EQ(ToHex(EncodeBools(std::vector<uint8_t>(7, 1))),
             "04"
             "01"
             "03"

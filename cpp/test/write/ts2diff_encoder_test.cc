@@ -9,27 +9,20 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/encoding_test_support.h"
 #include "tsread/encoding/ts2diff.h"
 
 namespace tsread {
 namespace {
 
-std::string Hex(const std::string& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
+using testing::ToHex;
 
 TEST(Ts2DiffEncoderTest, ThreeLongsMatchHandCheckedBytes) {
   // first 1, deltas 2 and 3: minDelta 2, packed 0 and 1 in width 1 -> one byte 0b01000000.
   const int64_t values[] = {1, 3, 6};
   std::string out;
   EncodeTs2DiffInt64s(values, 3, out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "00000002"          // n = 2 deltas
             "00000001"          // w = 1
             "0000000000000002"  // minDelta
@@ -41,7 +34,7 @@ TEST(Ts2DiffEncoderTest, SingleValueBlockKeepsJavasLongMaxMinDelta) {
   const int64_t values[] = {7};
   std::string out;
   EncodeTs2DiffInt64s(values, 1, out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "00000000"
             "00000000"
             "7fffffffffffffff"
@@ -52,7 +45,7 @@ TEST(Ts2DiffEncoderTest, TwoIntsWithNegativeDeltaAndWidthZero) {
   const int32_t values[] = {10, 8};
   std::string out;
   EncodeTs2DiffInt32s(values, 2, out);
-  EXPECT_EQ(Hex(out),
+  EXPECT_EQ(ToHex(out),
             "00000001"
             "00000000"
             "fffffffe"
@@ -71,7 +64,7 @@ TEST(Ts2DiffEncoderTest, BlocksHold129Values) {
   std::string out;
   EncodeTs2DiffInt64s(values.data(), values.size(), out);
   // Block 1: n = 128 ... block 3: n = 0.
-  EXPECT_EQ(Hex(out.substr(0, 4)), "00000080");
+  EXPECT_EQ(ToHex(out.substr(0, 4)), "00000080");
   std::vector<int64_t> decoded(values.size());
   auto used = DecodeTs2DiffInt64s(out, values.size(), decoded.data());
   ASSERT_TRUE(used.ok()) << used.status();
