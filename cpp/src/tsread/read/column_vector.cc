@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace tsread {
 namespace {
@@ -40,19 +41,27 @@ void AssignRange(std::vector<T>& to, const std::vector<T>& from, size_t begin, s
             from.begin() + static_cast<std::ptrdiff_t>(begin + count));
 }
 
+// Calls fn with the ColumnVector member that holds values of `type` and returns true; returns
+// false for binary columns, whose offsets and bytes every caller handles itself.
+template <typename Fn>
+bool VisitFixedWidthValues(DataType type, Fn&& fn) {
+  switch (PhysicalTypeOf(type)) {
+    case PhysicalType::kBoolean: fn(&ColumnVector::bools); return true;
+    case PhysicalType::kInt32: fn(&ColumnVector::int32s); return true;
+    case PhysicalType::kInt64: fn(&ColumnVector::int64s); return true;
+    case PhysicalType::kFloat: fn(&ColumnVector::floats); return true;
+    case PhysicalType::kDouble: fn(&ColumnVector::doubles); return true;
+    case PhysicalType::kBinary: return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 void ColumnVector::Resize(size_t rows) {
   length = rows;
   validity.resize(BitmapBytes(rows));
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: bools.resize(rows); break;
-    case PhysicalType::kInt32: int32s.resize(rows); break;
-    case PhysicalType::kInt64: int64s.resize(rows); break;
-    case PhysicalType::kFloat: floats.resize(rows); break;
-    case PhysicalType::kDouble: doubles.resize(rows); break;
-    case PhysicalType::kBinary: offsets.resize(rows + 1); break;
-  }
+  if (!VisitFixedWidthValues(type, [&](auto values) { (this->*values).resize(rows); })) offsets.resize(rows + 1);
 }
 
 void ColumnVector::SetAllValid() {
@@ -63,16 +72,13 @@ void ColumnVector::SetAllValid() {
 void ColumnVector::SetAllNull() {
   std::fill(validity.begin(), validity.end(), 0);
   null_count = length;
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: std::fill(bools.begin(), bools.end(), 0); break;
-    case PhysicalType::kInt32: std::fill(int32s.begin(), int32s.end(), 0); break;
-    case PhysicalType::kInt64: std::fill(int64s.begin(), int64s.end(), 0); break;
-    case PhysicalType::kFloat: std::fill(floats.begin(), floats.end(), 0.0f); break;
-    case PhysicalType::kDouble: std::fill(doubles.begin(), doubles.end(), 0.0); break;
-    case PhysicalType::kBinary:
-      std::fill(offsets.begin(), offsets.end(), 0);
-      bytes.clear();
-      break;
+  const bool fixed_width = VisitFixedWidthValues(type, [&](auto values) {
+    auto& v = this->*values;
+    std::fill(v.begin(), v.end(), typename std::decay_t<decltype(v)>::value_type{});
+  });
+  if (!fixed_width) {
+    std::fill(offsets.begin(), offsets.end(), 0);
+    bytes.clear();
   }
 }
 
@@ -98,17 +104,12 @@ void ColumnVector::KeepRows(const std::vector<uint8_t>& keep) {
     }
     ++kept;
   }
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: KeepEntries(bools, keep); break;
-    case PhysicalType::kInt32: KeepEntries(int32s, keep); break;
-    case PhysicalType::kInt64: KeepEntries(int64s, keep); break;
-    case PhysicalType::kFloat: KeepEntries(floats, keep); break;
-    case PhysicalType::kDouble: KeepEntries(doubles, keep); break;
-    case PhysicalType::kBinary:
-      offsets[kept] = byte_end;
-      offsets.resize(kept + 1);
-      bytes.resize(static_cast<size_t>(byte_end));
-      break;
+  if (binary) {
+    offsets[kept] = byte_end;
+    offsets.resize(kept + 1);
+    bytes.resize(static_cast<size_t>(byte_end));
+  } else {
+    VisitFixedWidthValues(type, [&](auto values) { KeepEntries(this->*values, keep); });
   }
   length = kept;
   validity.resize(BitmapBytes(kept));
@@ -126,19 +127,13 @@ void ColumnVector::AssignRows(const ColumnVector& from, size_t begin, size_t cou
   for (size_t r = 0; r < count; ++r) {
     if (from.IsValid(begin + r)) validity[r >> 3] |= static_cast<uint8_t>(1u << (r & 7));
   }
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: AssignRange(bools, from.bools, begin, count); break;
-    case PhysicalType::kInt32: AssignRange(int32s, from.int32s, begin, count); break;
-    case PhysicalType::kInt64: AssignRange(int64s, from.int64s, begin, count); break;
-    case PhysicalType::kFloat: AssignRange(floats, from.floats, begin, count); break;
-    case PhysicalType::kDouble: AssignRange(doubles, from.doubles, begin, count); break;
-    case PhysicalType::kBinary: {
-      const int32_t base = from.offsets[begin];
-      offsets.resize(count + 1);
-      for (size_t r = 0; r <= count; ++r) offsets[r] = from.offsets[begin + r] - base;
-      bytes.assign(from.bytes.begin() + base, from.bytes.begin() + from.offsets[begin + count]);
-      break;
-    }
+  const bool fixed_width =
+      VisitFixedWidthValues(type, [&](auto values) { AssignRange(this->*values, from.*values, begin, count); });
+  if (!fixed_width) {
+    const int32_t base = from.offsets[begin];
+    offsets.resize(count + 1);
+    for (size_t r = 0; r <= count; ++r) offsets[r] = from.offsets[begin + r] - base;
+    bytes.assign(from.bytes.begin() + base, from.bytes.begin() + from.offsets[begin + count]);
   }
   FinishValidity();
 }

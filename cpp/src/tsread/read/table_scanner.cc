@@ -274,14 +274,18 @@ TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {
   return &slice_;
 }
 
-absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
-                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
-  TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(split));
+absl::Status TableScanner::Cursor::ForEachBatch(const std::function<absl::Status(const TableBatch&)>& consume) {
   while (true) {
-    TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
+    TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, Next());
     if (batch == nullptr) return absl::OkStatus();
     TSREAD_RETURN_IF_ERROR(consume(*batch));
   }
+}
+
+absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
+                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+  TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(split));
+  return cursor.ForEachBatch(consume);
 }
 
 absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
@@ -303,19 +307,15 @@ absl::Status TableScanner::ScanUnordered(
   std::mutex error_mutex;
   absl::Status first_error;
   auto work = [&](int worker) {
-    Cursor cursor(this, ScanSplit{});
+    Cursor cursor = NewCursor();
     while (!failed.load(std::memory_order_relaxed)) {
       const size_t s = next_split.fetch_add(1);
       if (s >= splits.size()) return;
       cursor.Restart(splits[s]);
-      absl::Status status = [&]() -> absl::Status {
-        while (true) {
-          TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
-          if (batch == nullptr) return absl::OkStatus();
-          if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
-          TSREAD_RETURN_IF_ERROR(consume(worker, *batch));
-        }
-      }();
+      absl::Status status = cursor.ForEachBatch([&](const TableBatch& batch) {
+        if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
+        return consume(worker, batch);
+      });
       if (!status.ok()) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!failed.exchange(true)) first_error = status;

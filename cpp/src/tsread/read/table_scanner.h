@@ -96,6 +96,8 @@ class TableScanner {
     // The next non-empty batch in device order, or nullptr at the end. The caller may move
     // buffers out of the batch; it is refilled by the next call.
     absl::StatusOr<TableBatch*> Next();
+    // Calls consume for every remaining batch of the split; stops at the first error.
+    absl::Status ForEachBatch(const std::function<absl::Status(const TableBatch&)>& consume);
 
    private:
     friend class TableScanner;
