@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli.h"
 #include "tsread/read/series_reader.h"
-#include "tsread/read/table_reader.h"
+#include "tsread/read/dataset_scanner.h"
 #include "value_format.h"
 
 namespace tsread::cli {
@@ -33,16 +33,20 @@ class Output {
   std::string buffer_;
 };
 
-int CatTable(const TsFileReader& reader, const Args& args) {
-  TableReadOptions options;
-  const std::string table = *args.Get("table");
+int CatTable(const Dataset& dataset, const Args& args) {
+  DatasetScanOptions options;
+  options.table = args.Get("table").value_or("");  // empty: the input's only table
   options.columns = ColumnsFromArgs(args);
   absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
   if (!range.ok()) return Fail(range.status());
   options.time_range = *range;
-  absl::StatusOr<std::unique_ptr<TableReader>> rows = TableReader::Create(reader, table, options);
-  if (!rows.ok()) return Fail(rows.status());
-  const std::vector<ProjectedColumn>& projection = (*rows)->projection();
+  absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
+  if (!predicates.ok()) return Fail(predicates.status());
+  options.tag_predicates = *predicates;
+  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(dataset, options);
+  if (!scanner.ok()) return Fail(scanner.status());
+  DatasetScanner::Cursor rows = (*scanner)->OpenCursor();
+  const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
   Output out;
   out.line() += "time";
   for (const ProjectedColumn& column : projection) {
@@ -51,7 +55,7 @@ int CatTable(const TsFileReader& reader, const Args& args) {
   }
   out.line() += '\n';
   while (true) {
-    absl::StatusOr<const TableBatch*> batch = (*rows)->Next();
+    absl::StatusOr<TableBatch*> batch = rows.Next();
     if (!batch.ok()) {
       out.Flush();
       return Fail(batch.status());
@@ -64,7 +68,7 @@ int CatTable(const TsFileReader& reader, const Args& args) {
       for (size_t j = 0; j < projection.size(); ++j) {
         line += ',';
         if (projection[j].category == ColumnCategory::kTag) {
-          if (std::optional<std::string_view> tag = b.tag(projection[j])) AppendQuoted(line, *tag);
+          if (std::optional<std::string_view> tag = b.tag(j)) AppendQuoted(line, *tag);
         } else if (projection[j].category == ColumnCategory::kField && b.columns[j].IsValid(r)) {
           AppendValue(line, b.columns[j], r);
         }
@@ -113,26 +117,36 @@ absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device,
   return absl::OkStatus();
 }
 
-int CatTree(const TsFileReader& reader) {
+absl::Status CatTree(const TsFileReader& reader, Output& out) {
   std::vector<TreeDevice> devices;
   for (const std::string& index : reader.TreeIndexNames()) {
     absl::StatusOr<DeviceIterator> it = reader.Devices(index);
-    if (!it.ok()) return Fail(it.status());
+    if (!it.ok()) return it.status();
     while (true) {
       absl::StatusOr<const DeviceEntry*> entry = it->Next();
-      if (!entry.ok()) return Fail(entry.status());
+      if (!entry.ok()) return entry.status();
       if (*entry == nullptr) break;
       devices.push_back({(*entry)->id.ToString(), (*entry)->location});
     }
   }
   // The contract orders points by device string (index order is segment-wise, §6.4).
   std::stable_sort(devices.begin(), devices.end(), [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });
+  for (const TreeDevice& device : devices) {
+    if (absl::Status s = CatTreeDevice(reader, device, out); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// Every file's tree-model points, file after file.
+int CatTrees(const Dataset& dataset) {
   Output out;
   out.line() += "device,measurement,time,value\n";
-  for (const TreeDevice& device : devices) {
-    if (absl::Status s = CatTreeDevice(reader, device, out); !s.ok()) {
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+    absl::Status status = reader.ok() ? CatTree(**reader, out) : reader.status();
+    if (!status.ok()) {
       out.Flush();
-      return Fail(s);
+      return Fail(WithFileName(status, dataset.files()[f].path));
     }
   }
   return kOk;
@@ -142,10 +156,20 @@ int CatTree(const TsFileReader& reader) {
 
 int RunCat(const Args& args) {
   const bool tree = args.Has("tree");
-  if (tree == args.Has("table")) return UsageError("cat needs exactly one of --table T or --tree");
-  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(args.positional[0]);
-  if (!reader.ok()) return Fail(reader.status());
-  return tree ? CatTree(**reader) : CatTable(**reader, args);
+  if (tree && args.Has("table")) return UsageError("cat takes --table T or --tree, not both");
+  if (tree) {
+    for (const char* flag : {"columns", "start", "end", "where"}) {
+      if (args.Has(flag)) return UsageError(absl::StrCat("cat --tree does not take --", flag));
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
+  if (!dataset.ok()) return Fail(dataset.status());
+  if (!tree && !args.Has("table") && (*dataset)->TableNames().empty()) {
+    const bool has_tree = std::any_of((*dataset)->files().begin(), (*dataset)->files().end(),
+                                      [](const DatasetFile& f) { return f.has_tree_model; });
+    if (has_tree) return UsageError("the input has no table-model table; use --tree for its tree-model points");
+  }
+  return tree ? CatTrees(**dataset) : CatTable(**dataset, args);
 }
 
 }  // namespace tsread::cli

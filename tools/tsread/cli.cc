@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "tsread/io/file_list.h"
+#include <sys/stat.h>
 
 namespace tsread::cli {
 
@@ -94,6 +96,34 @@ std::vector<std::string> ColumnsFromArgs(const Args& args) {
   std::optional<std::string> columns = args.Get("columns");
   if (!columns.has_value()) return {};
   return absl::StrSplit(*columns, ',');
+}
+
+absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args) {
+  std::vector<TagPredicate> predicates;
+  for (const std::string& where : args.GetAll("where")) {
+    const size_t eq = where.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("--where needs tag=value[,value...], got \"", where, "\""));
+    }
+    TagPredicate p;
+    p.column = where.substr(0, eq);
+    const std::string values = where.substr(eq + 1);
+    if (values.empty()) {
+      p.values.push_back(std::nullopt);  // `tag=` matches a null tag
+    } else {
+      for (absl::string_view v : absl::StrSplit(values, ',')) p.values.emplace_back(std::string(v));
+    }
+    predicates.push_back(std::move(p));
+  }
+  return predicates;
+}
+
+absl::StatusOr<std::unique_ptr<Dataset>> OpenInputs(const Args& args) { return Dataset::Open(args.positional); }
+
+bool IsSingleFile(const Args& args) {
+  if (args.positional.size() != 1 || IsGlob(args.positional[0])) return false;
+  struct stat st;
+  return ::stat(args.positional[0].c_str(), &st) != 0 || !S_ISDIR(st.st_mode);
 }
 
 int Fail(const absl::Status& status) {

@@ -12,6 +12,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/dataset.h"
+#include "tsread/read/table_scanner.h"
 
 namespace tsread::cli {
 
@@ -44,6 +46,14 @@ int UsageError(std::string_view message);
 absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
 // --columns a,b,c (empty when absent).
 std::vector<std::string> ColumnsFromArgs(const Args& args);
+
+// --where tag=v1[,v2...] (repeatable; `tag=` matches a null tag) as tag predicates.
+absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args);
+
+// The positional inputs (files, globs, directories) as a dataset.
+absl::StatusOr<std::unique_ptr<Dataset>> OpenInputs(const Args& args);
+// Whether the inputs are one plain file path (no glob, not a directory): the single-file output.
+bool IsSingleFile(const Args& args);
 
 // `s` as a JSON string literal (quotes included). Bytes >= 0x80 are passed through; control
 // characters are escaped.

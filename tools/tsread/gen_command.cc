@@ -1,5 +1,7 @@
 // `tsread gen OUT.tsfile [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]
-// [--fields N] [--null-ratio X]`: writes a benchmark-shaped table-model file with the writer.
+// [--fields N] [--null-ratio X] [--files N]`: writes a benchmark-shaped table-model file with the
+// writer — or, with --files N, a dataset: N files in directory OUT, each a consecutive time slice
+// of every device (as IoTDB's time partitions are), --rows rows per device in all.
 // Defaults reproduce the benchmark file's shape: table `sensors`, TAGs region (region_0..9) and
 // device (dev_000..dev_999, 100 per region), 1000 devices x 3200 rows, one row per second from
 // 1700000000000, FIELDs s_int64 (monotone counter), s_double (Gaussian walk), s_float (walk,
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -20,6 +23,7 @@
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "progress_bar.h"
+#include "tsread/io/status_macros.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread::cli {
@@ -66,6 +70,7 @@ struct GenOptions {
   size_t page_points = 10000;
   size_t fields = 5;
   double null_ratio = 0;
+  size_t files = 0;  // 0: one file at OUT; N: N files in directory OUT
 };
 
 template <typename T>
@@ -86,6 +91,8 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
   if (auto e = size_flag("rows", options.rows, 1)) return e;
   if (auto e = size_flag("page-points", options.page_points, 1)) return e;
   if (auto e = size_flag("fields", options.fields, 0)) return e;
+  if (auto e = size_flag("files", options.files, 1)) return e;
+  if (options.files > options.rows) return absl::StrFormat("--files %d is more than --rows %d", options.files, options.rows);
   if (std::optional<std::string> v = args.Get("seed")) {
     if (!ParseNumber(*v, options.seed)) return "bad --seed " + *v;
   }
@@ -172,42 +179,62 @@ void FillColumn(Kind kind, size_t rows, double null_ratio, Random& random, Colum
   }
 }
 
+// Writes rows [first_row, first_row + rows) of every device as one file; returns its bytes.
+absl::StatusOr<uint64_t> WriteSlice(const std::string& path, const GenOptions& options, size_t slice, size_t first_row,
+                                    size_t rows, ProgressBar& progress) {
+  TableWriterOptions writer_options;
+  writer_options.compression = options.compression;
+  writer_options.max_points_per_page = options.page_points;
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<TsFileWriter> writer,
+                          TsFileWriter::Create(path, GenSchema(options.fields), writer_options));
+  std::vector<int64_t> times(rows);
+  for (size_t r = 0; r < rows; ++r) times[r] = kFirstTime + static_cast<int64_t>(first_row + r) * kTimeStep;
+  std::vector<ColumnValues> fields(options.fields);
+  for (size_t d = 0; d < options.devices; ++d) {
+    // One random stream per device and slice: a device's data does not depend on --devices, and
+    // a single file (slice 0) is what gen always wrote.
+    Random random(options.seed * 0x100000001B3ull + d + slice * 0x9E3779B97F4A7C15ull);
+    for (size_t f = 0; f < options.fields; ++f) {
+      fields[f] = ColumnValues{};
+      fields[f].type = kTypes[f % 5];
+      FillColumn(kKinds[f % 5], rows, options.null_ratio, random, fields[f]);
+    }
+    const DeviceId device =
+        writer->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
+    TSREAD_RETURN_IF_ERROR(writer->WriteRows(device, times, fields));
+    progress.Add(1);
+  }
+  TSREAD_RETURN_IF_ERROR(writer->Close());
+  return writer->bytes_written();
+}
+
 }  // namespace
 
 int RunGen(const Args& args) {
   GenOptions options;
   if (std::optional<std::string> error = ParseOptions(args, options)) return UsageError(*error);
   const auto start = std::chrono::steady_clock::now();
-  TableSchema schema = GenSchema(options.fields);
-  TableWriterOptions writer_options;
-  writer_options.compression = options.compression;
-  writer_options.max_points_per_page = options.page_points;
-  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer =
-      TsFileWriter::Create(args.positional[0], schema, writer_options);
-  if (!writer.ok()) return Fail(writer.status());
-
-  ProgressBar progress("gen", options.devices);
-  std::vector<int64_t> times(options.rows);
-  for (size_t r = 0; r < options.rows; ++r) times[r] = kFirstTime + static_cast<int64_t>(r) * kTimeStep;
-  std::vector<ColumnValues> fields(options.fields);
-  for (size_t d = 0; d < options.devices; ++d) {
-    // One random stream per device: the data of a device does not depend on --devices.
-    Random random(options.seed * 0x100000001B3ull + d);
-    for (size_t f = 0; f < options.fields; ++f) {
-      fields[f] = ColumnValues{};
-      fields[f].type = kTypes[f % 5];
-      FillColumn(kKinds[f % 5], options.rows, options.null_ratio, random, fields[f]);
-    }
-    const DeviceId device =
-        (*writer)->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
-    if (absl::Status status = (*writer)->WriteRows(device, times, fields); !status.ok()) return Fail(status);
-    progress.Add(1);
+  const std::string& out = args.positional[0];
+  const size_t files = std::max<size_t>(1, options.files);
+  if (options.files > 0) {
+    std::error_code error;
+    std::filesystem::create_directories(out, error);
+    if (error) return Fail(absl::UnavailableError(absl::StrCat(out, ": cannot create the directory: ", error.message())));
   }
-  if (absl::Status status = (*writer)->Close(); !status.ok()) return Fail(status);
+  ProgressBar progress("gen", options.devices * files);
+  uint64_t bytes = 0;
+  for (size_t slice = 0; slice < files; ++slice) {
+    const size_t first_row = options.rows * slice / files;
+    const size_t rows = options.rows * (slice + 1) / files - first_row;
+    const std::string path = options.files > 0 ? absl::StrFormat("%s/part-%05d.tsfile", out, slice) : out;
+    absl::StatusOr<uint64_t> written = WriteSlice(path, options, slice, first_row, rows, progress);
+    if (!written.ok()) return Fail(written.status());
+    bytes += *written;
+  }
   progress.Finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << absl::StrFormat("wrote %s: %d devices, %d rows, %d bytes in %.3f s\n", args.positional[0],
-                               options.devices, options.devices * options.rows, (*writer)->bytes_written(), seconds);
+  std::cout << absl::StrFormat("wrote %s: %d files, %d devices, %d rows, %d bytes in %.3f s\n", out, files,
+                               options.devices, options.devices * options.rows, bytes, seconds);
   return kOk;
 }
 

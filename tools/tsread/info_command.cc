@@ -3,6 +3,9 @@
 #include <iostream>
 #include <memory>
 
+#include <algorithm>
+#include <map>
+
 #include "cli.h"
 #include "tsread/read/file_summary.h"
 #include "tsread/read/tsfile_reader.h"
@@ -10,17 +13,24 @@
 namespace tsread::cli {
 namespace {
 
-void PrintJson(const FileSummary& summary, std::ostream& out) {
-  out << "{\"version\": " << static_cast<int>(summary.version) << ",\n \"tables\": [";
+void PrintColumnsJson(const TableSchema& schema, std::ostream& out) {
+  out << "\"columns\": [";
+  for (size_t c = 0; c < schema.columns.size(); ++c) {
+    const ColumnSchema& column = schema.columns[c];
+    out << (c ? ", " : "") << "{\"name\": " << JsonString(column.name) << ", \"category\": \""
+        << ColumnCategoryName(column.category) << "\", \"type\": \"" << DataTypeName(column.data_type) << "\"}";
+  }
+  out << "]";
+}
+
+// The body of a file's JSON object (version, tables, tree), without the braces.
+void PrintFileJson(const FileSummary& summary, std::ostream& out) {
+  out << "\"version\": " << static_cast<int>(summary.version) << ",\n \"tables\": [";
   for (size_t t = 0; t < summary.tables.size(); ++t) {
     const TableSummary& table = summary.tables[t];
-    out << (t ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(table.schema->name) << ", \"columns\": [";
-    for (size_t c = 0; c < table.schema->columns.size(); ++c) {
-      const ColumnSchema& column = table.schema->columns[c];
-      out << (c ? ", " : "") << "{\"name\": " << JsonString(column.name) << ", \"category\": \""
-          << ColumnCategoryName(column.category) << "\", \"type\": \"" << DataTypeName(column.data_type) << "\"}";
-    }
-    out << "], \"devices\": " << table.devices << ", \"rows\": " << table.rows;
+    out << (t ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(table.schema->name) << ", ";
+    PrintColumnsJson(*table.schema, out);
+    out << ", \"devices\": " << table.devices << ", \"rows\": " << table.rows;
     if (table.rows > 0) out << ", \"start_time\": " << table.start_time << ", \"end_time\": " << table.end_time;
     out << "}";
   }
@@ -29,6 +39,11 @@ void PrintJson(const FileSummary& summary, std::ostream& out) {
     out << ",\n \"tree\": {\"devices\": " << summary.tree->devices << ", \"series\": " << summary.tree->series
         << ", \"points\": " << summary.tree->points << "}";
   }
+}
+
+void PrintJson(const FileSummary& summary, std::ostream& out) {
+  out << "{";
+  PrintFileJson(summary, out);
   out << "}\n";
 }
 
@@ -49,9 +64,94 @@ void PrintText(const std::string& path, const FileSummary& summary, std::ostream
   }
 }
 
+// A table's totals over the files of a dataset (devices are counted per file).
+struct TableTotals {
+  uint64_t files = 0, devices = 0, rows = 0;
+  int64_t start_time = 0, end_time = 0;
+};
+
+// Every file's summary, then the dataset's: per table the reconciled columns and the totals.
+int RunDatasetInfo(const Dataset& dataset, bool json) {
+  std::vector<FileSummary> summaries(dataset.files().size());
+  std::map<std::string, TableTotals> tables;
+  TreeSummary tree;
+  bool has_tree = false;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+    if (!reader.ok()) return Fail(reader.status());
+    absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
+    if (!summary.ok()) return Fail(WithFileName(summary.status(), dataset.files()[f].path));
+    for (const TableSummary& t : summary->tables) {
+      TableTotals& totals = tables[t.schema->name];
+      if (t.rows > 0) {
+        totals.start_time = totals.rows > 0 ? std::min(totals.start_time, t.start_time) : t.start_time;
+        totals.end_time = totals.rows > 0 ? std::max(totals.end_time, t.end_time) : t.end_time;
+      }
+      ++totals.files;
+      totals.devices += t.devices;
+      totals.rows += t.rows;
+    }
+    if (summary->tree.has_value()) {
+      has_tree = true;
+      tree.devices += summary->tree->devices;
+      tree.series += summary->tree->series;
+      tree.points += summary->tree->points;
+    }
+    // Summaries view the schemas of their reader; keep only what is printed below.
+    summaries[f] = std::move(*summary);
+    if (!json) PrintText(dataset.files()[f].path, summaries[f], std::cout);
+    if (json) {
+      std::cout << (f ? ",\n  " : "{\"files\": [\n  ") << "{\"path\": " << JsonString(dataset.files()[f].path)
+                << ", \"size\": " << dataset.files()[f].size << ", ";
+      PrintFileJson(summaries[f], std::cout);
+      std::cout << "}";
+    }
+  }
+  if (json) std::cout << "\n ],\n \"tables\": [";
+  if (!json) std::cout << "dataset: " << dataset.files().size() << " files\n";
+  size_t t = 0;
+  for (const auto& [name, totals] : tables) {
+    absl::StatusOr<TableSchema> schema = dataset.ReconciledSchema(name);
+    if (!schema.ok()) return Fail(schema.status());
+    if (json) {
+      std::cout << (t++ ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(name) << ", ";
+      PrintColumnsJson(*schema, std::cout);
+      std::cout << ", \"files\": " << totals.files << ", \"devices\": " << totals.devices << ", \"rows\": " << totals.rows;
+      if (totals.rows > 0) std::cout << ", \"start_time\": " << totals.start_time << ", \"end_time\": " << totals.end_time;
+      std::cout << "}";
+      continue;
+    }
+    std::cout << "table " << name << ": " << totals.files << " files, " << totals.devices << " devices (per file), "
+              << totals.rows << " rows";
+    if (totals.rows > 0) std::cout << ", time " << totals.start_time << " .. " << totals.end_time;
+    std::cout << "\n";
+    for (const ColumnSchema& column : schema->columns) {
+      std::cout << "  " << column.name << "  " << ColumnCategoryName(column.category) << "  "
+                << DataTypeName(column.data_type) << "\n";
+    }
+  }
+  if (json) {
+    std::cout << (tables.empty() ? "]" : "\n ]");
+    if (has_tree) {
+      std::cout << ",\n \"tree\": {\"devices\": " << tree.devices << ", \"series\": " << tree.series
+                << ", \"points\": " << tree.points << "}";
+    }
+    std::cout << "}\n";
+  } else if (has_tree) {
+    std::cout << "tree model: " << tree.devices << " devices (per file), " << tree.series << " series, " << tree.points
+              << " points\n";
+  }
+  return kOk;
+}
+
 }  // namespace
 
 int RunInfo(const Args& args) {
+  if (!IsSingleFile(args)) {
+    absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
+    if (!dataset.ok()) return Fail(dataset.status());
+    return RunDatasetInfo(**dataset, args.Has("json"));
+  }
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
   if (!reader.ok()) return Fail(reader.status());

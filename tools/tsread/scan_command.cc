@@ -16,7 +16,8 @@
 #include "absl/strings/str_split.h"
 #include "cli.h"
 #include "progress_bar.h"
-#include "tsread/read/table_scanner.h"
+#include "tsread/read/dataset_scanner.h"
+#include "tsread/read/file_summary.h"
 #include "value_format.h"
 
 namespace tsread::cli {
@@ -97,7 +98,7 @@ void AddFloats(const ColumnVector& column, const std::vector<T>& values, ColumnS
 void AddBatch(const std::vector<ProjectedColumn>& projection, const TableBatch& batch, std::vector<ColumnStats>& stats) {
   for (size_t j = 0; j < projection.size(); ++j) {
     if (projection[j].category == ColumnCategory::kTag) {
-      if (batch.tag(projection[j]).has_value()) stats[j].non_null += batch.num_rows();
+      if (batch.tag(j).has_value()) stats[j].non_null += batch.num_rows();
       continue;
     }
     if (projection[j].category != ColumnCategory::kField) continue;
@@ -113,26 +114,6 @@ void AddBatch(const std::vector<ProjectedColumn>& projection, const TableBatch& 
         stats[j].non_null += column.length - column.null_count;
     }
   }
-}
-
-absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args) {
-  std::vector<TagPredicate> predicates;
-  for (const std::string& where : args.GetAll("where")) {
-    const size_t eq = where.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("--where needs tag=value[,value...], got \"", where, "\""));
-    }
-    TagPredicate p;
-    p.column = where.substr(0, eq);
-    const std::string values = where.substr(eq + 1);
-    if (values.empty()) {
-      p.values.push_back(std::nullopt);  // `tag=` matches a null tag
-    } else {
-      for (absl::string_view v : absl::StrSplit(values, ',')) p.values.emplace_back(std::string(v));
-    }
-    predicates.push_back(std::move(p));
-  }
-  return predicates;
 }
 
 void PrintExtreme(std::ostream& out, const ProjectedColumn& column, const ColumnStats& s, bool min) {
@@ -158,6 +139,20 @@ void PrintExtreme(std::ostream& out, const ProjectedColumn& column, const Column
   out << (min ? s.int_min : s.int_max);
 }
 
+uint64_t AnnouncedRows(const Dataset& dataset, const std::string& table) {
+  uint64_t rows = 0;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+    if (!reader.ok()) continue;  // the scan reports it in its place
+    absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
+    if (!summary.ok()) continue;
+    for (const TableSummary& t : summary->tables) {
+      if (t.schema->name == table) rows += t.rows;
+    }
+  }
+  return rows;
+}
+
 bool HasExtremes(DataType t) {
   switch (t) {
     case DataType::kInt32:
@@ -173,10 +168,8 @@ bool HasExtremes(DataType t) {
 }  // namespace
 
 int RunScan(const Args& args) {
-  std::optional<std::string> table = args.Get("table");
-  if (!table.has_value()) return UsageError("scan needs --table T");
-  ScanOptions options;
-  options.table = *table;
+  DatasetScanOptions options;
+  options.table = args.Get("table").value_or("");  // empty: the input's only table
   options.columns = ColumnsFromArgs(args);
   absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
   if (!range.ok()) return Fail(range.status());
@@ -196,20 +189,17 @@ int RunScan(const Args& args) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(args.positional[0]);
-  if (!reader.ok()) return Fail(reader.status());
-  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
+  if (!dataset.ok()) return Fail(dataset.status());
+  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(**dataset, options);
   if (!scanner.ok()) return Fail(scanner.status());
   const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
   std::vector<std::vector<ColumnStats>> stats(options.num_threads, std::vector<ColumnStats>(projection.size()));
   std::vector<uint64_t> rows(options.num_threads, 0);
-  // The bar's total needs every device's metadata up front: only worth reading for a terminal.
+  // The bar's total: the rows the files' metadata announces (ignoring the time range and tag
+  // predicates), only worth computing for a terminal.
   uint64_t planned_rows = 0;
-  if (ProgressBar::OnTerminal()) {
-    absl::StatusOr<uint64_t> planned = (*scanner)->planned_rows();
-    if (!planned.ok()) return Fail(planned.status());
-    planned_rows = *planned;
-  }
+  if (ProgressBar::OnTerminal()) planned_rows = AnnouncedRows(**dataset, (*scanner)->options().table);
   ProgressBar progress("scan", planned_rows);
   absl::Status status = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
     rows[worker] += batch.num_rows();

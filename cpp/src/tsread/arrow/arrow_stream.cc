@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -95,8 +96,9 @@ void FillSchema(ArrowSchema* out, std::string format, std::string name, int64_t 
 void BuildSchema(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options, ArrowSchema* out) {
   FillSchema(out, "+s", "", 0);
   auto* priv = static_cast<SchemaPrivate*>(out->private_data);
-  priv->children.resize(projection.size() + 1);
+  priv->children.resize(projection.size() + 1 + (options.file_column.empty() ? 0 : 1));
   FillSchema(&priv->children[0], TimeFormat(options), "time", 0);
+  if (!options.file_column.empty()) FillSchema(&priv->children.back(), "u", options.file_column, 0);
   for (size_t j = 0; j < projection.size(); ++j) {
     ArrowSchema* child = &priv->children[j + 1];
     FillSchema(child, ColumnFormat(projection[j], options), projection[j].name, ARROW_FLAG_NULLABLE);
@@ -356,7 +358,7 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
   const int64_t rows = static_cast<int64_t>(batch.num_rows());
   ArrayPrivate* top = InitArray(out, rows, 1);
   top->buffers[0] = nullptr;
-  top->children.resize(projection.size() + 1);
+  top->children.resize(projection.size() + 1 + (options.file_column.empty() ? 0 : 1));
   for (ArrowArray& child : top->children) child.release = nullptr;
   for (ArrowArray& child : top->children) top->child_pointers.push_back(&child);
   out->n_children = static_cast<int64_t>(top->children.size());
@@ -383,12 +385,17 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
     }
     // TAG: the device's segment on every row; ATTRIBUTE: not stored, null.
     const std::optional<std::string_view> tag =
-        p.category == ColumnCategory::kTag ? batch.tag(p) : std::optional<std::string_view>();
+        p.category == ColumnCategory::kTag ? batch.tag(j) : std::optional<std::string_view>();
     if (UsesDictionary(p, options)) {
       TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2), static_cast<size_t>(rows), tag, p.name));
     } else {
       TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows), tag, p.name));
     }
+  }
+  if (!options.file_column.empty()) {
+    ArrowArray* child = &top->children.back();
+    TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows),
+                                              std::string_view(*batch.file), options.file_column));
   }
   return absl::OkStatus();
 }
@@ -396,11 +403,12 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
 // ---------------------------------------------------------------------------------------------
 // The stream.
 
+// What a stream reads from: a single-file scan's cursor or a dataset scan's.
 struct StreamPrivate {
-  std::shared_ptr<const TsFileReader> reader;
-  std::shared_ptr<const TableScanner> scanner;
+  std::shared_ptr<const void> keep_alive;  // the reader(s) and scanner the cursor reads
+  const std::vector<ProjectedColumn>* projection = nullptr;
+  std::function<absl::StatusOr<TableBatch*>()> next;
   ArrowExportOptions options;
-  std::optional<TableScanner::Cursor> cursor;
   std::string last_error;
   bool failed = false;
 };
@@ -413,20 +421,20 @@ int StreamError(StreamPrivate* priv, const absl::Status& status) {
 
 int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
   auto* priv = static_cast<StreamPrivate*>(stream->private_data);
-  BuildSchema(priv->scanner->projection(), priv->options, out);
+  BuildSchema(*priv->projection, priv->options, out);
   return 0;
 }
 
 int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
   auto* priv = static_cast<StreamPrivate*>(stream->private_data);
   if (priv->failed) return EIO;
-  absl::StatusOr<TableBatch*> batch = priv->cursor->Next();
+  absl::StatusOr<TableBatch*> batch = priv->next();
   if (!batch.ok()) return StreamError(priv, batch.status());
   if (*batch == nullptr) {
     out->release = nullptr;  // end of stream
     return 0;
   }
-  absl::Status status = BuildBatch(priv->scanner->projection(), priv->options, **batch, out);
+  absl::Status status = BuildBatch(*priv->projection, priv->options, **batch, out);
   if (!status.ok()) {
     out->release(out);
     out->release = nullptr;
@@ -448,19 +456,45 @@ void ReleaseStream(ArrowArrayStream* stream) {
 
 }  // namespace
 
-absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
-                               const ArrowExportOptions& options, ArrowArrayStream* out) {
-  auto priv = std::make_unique<StreamPrivate>();
-  priv->reader = std::move(reader);
-  priv->scanner = std::move(scanner);
-  priv->options = options;
-  TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, priv->scanner->OpenCursor());
-  priv->cursor.emplace(std::move(cursor));
+namespace {
+
+void FillStream(std::unique_ptr<StreamPrivate> priv, ArrowArrayStream* out) {
   out->get_schema = GetSchema;
   out->get_next = GetNext;
   out->get_last_error = GetLastError;
   out->release = ReleaseStream;
   out->private_data = priv.release();
+}
+
+}  // namespace
+
+absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out) {
+  TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, scanner->OpenCursor());
+  auto priv = std::make_unique<StreamPrivate>();
+  priv->projection = &scanner->projection();
+  auto shared_cursor = std::make_shared<TableScanner::Cursor>(std::move(cursor));
+  priv->next = [shared_cursor] { return shared_cursor->Next(); };
+  // The cursor reads the scanner, which reads the reader: released in that order.
+  priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<TableScanner::Cursor>, std::shared_ptr<const TableScanner>,
+                                                 std::shared_ptr<const TsFileReader>>>(shared_cursor, std::move(scanner),
+                                                                                      std::move(reader));
+  priv->options = options;
+  FillStream(std::move(priv), out);
+  return absl::OkStatus();
+}
+
+absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shared_ptr<const DatasetScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out) {
+  auto priv = std::make_unique<StreamPrivate>();
+  priv->projection = &scanner->projection();
+  auto cursor = std::make_shared<DatasetScanner::Cursor>(scanner->OpenCursor());
+  priv->next = [cursor] { return cursor->Next(); };
+  priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<DatasetScanner::Cursor>, std::shared_ptr<const DatasetScanner>,
+                                                 std::shared_ptr<const Dataset>>>(cursor, std::move(scanner),
+                                                                                 std::move(dataset));
+  priv->options = options;
+  FillStream(std::move(priv), out);
   return absl::OkStatus();
 }
 

@@ -17,9 +17,11 @@
 #define TSREAD_ARROW_ARROW_STREAM_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/status/status.h"
 #include "tsread/arrow/c_data_interface.h"
+#include "tsread/read/dataset_scanner.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {
@@ -31,11 +33,18 @@ struct ArrowExportOptions {
   std::optional<ArrowTimeUnit> time_unit = ArrowTimeUnit::kMillisecond;
   // TAG columns as dictionary<int32, utf8> instead of utf8: no per-row copy of the tag value.
   bool tags_as_dictionary = false;
+  // When not empty: a last utf8 column of this name with the path of the file each row comes
+  // from (useful for datasets).
+  std::string file_column;
 };
 
 // Fills `out` with a stream over every batch of `scanner` (single-threaded, device order). The
 // stream keeps `reader` and `scanner` alive; the caller releases the stream with out->release.
 absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out);
+// The same over every file of a dataset scan (file order, then device order; one thread). A file
+// that fails ends the stream with its error, naming the file.
+absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shared_ptr<const DatasetScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out);
 
 }  // namespace tsread

@@ -45,6 +45,8 @@ void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
   }
   TableBatch& to = group.back();
   to.device = from.device;
+  to.projection = from.projection;
+  to.file = from.file;
   std::swap(to.times, from.times);
   std::swap(to.columns, from.columns);
 }

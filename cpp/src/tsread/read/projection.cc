@@ -4,28 +4,41 @@
 
 namespace tsread {
 
+namespace {
+
+const ColumnSchema* FindAbsentColumn(const std::vector<ColumnSchema>& columns, std::string_view name) {
+  for (const ColumnSchema& column : columns) {
+    if (column.name == name) return &column;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<ProjectedColumn>> ResolveProjection(const TableSchema& schema,
-                                                               const std::vector<std::string>& columns) {
-  std::vector<size_t> indexes;
-  if (columns.empty()) {
-    for (size_t i = 0; i < schema.columns.size(); ++i) indexes.push_back(i);
-  } else {
-    for (const std::string& name : columns) {
-      std::optional<size_t> index = schema.FindColumn(name);
-      if (!index.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat("table \"", schema.name, "\" has no column \"", name, "\""));
-      }
-      indexes.push_back(*index);
-    }
+                                                               const std::vector<std::string>& columns,
+                                                               const std::vector<ColumnSchema>& columns_if_absent) {
+  std::vector<std::string> names = columns;
+  if (names.empty()) {
+    for (const ColumnSchema& column : schema.columns) names.push_back(column.name);
   }
   std::vector<ProjectedColumn> projection;
-  for (size_t index : indexes) {
-    const ColumnSchema& column = schema.columns[index];
+  for (const std::string& name : names) {
     ProjectedColumn p;
-    p.name = column.name;
-    p.category = column.category;
-    p.data_type = column.data_type;
-    if (std::optional<size_t> ordinal = schema.TagOrdinal(index)) p.tag_segment = *ordinal + 1;
+    p.name = name;
+    if (std::optional<size_t> index = schema.FindColumn(name)) {
+      const ColumnSchema& column = schema.columns[*index];
+      p.category = column.category;
+      p.data_type = column.data_type;
+      if (std::optional<size_t> ordinal = schema.TagOrdinal(*index)) p.tag_segment = *ordinal + 1;
+    } else if (const ColumnSchema* absent = FindAbsentColumn(columns_if_absent, name)) {
+      // Not in this file: a FIELD has no chunk in any device (all null), a TAG no segment.
+      p.category = absent->category;
+      p.data_type = absent->data_type;
+      if (p.category == ColumnCategory::kTag) p.tag_segment = ProjectedColumn::kAbsentSegment;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("table \"", schema.name, "\" has no column \"", name, "\""));
+    }
     projection.push_back(std::move(p));
   }
   return projection;

@@ -26,6 +26,8 @@ TableReader::TableReader(const TsFileReader& reader, TableReadOptions options, s
     : reader_(&reader), options_(std::move(options)), projection_(std::move(projection)), devices_(std::move(devices)) {
   columns_ = AlignedColumnsOf(projection_);
   batch_.device = &device_;
+  batch_.projection = &projection_;
+  batch_.file = &reader_->file().name();
 }
 
 absl::StatusOr<bool> TableReader::StartNextDevice() {

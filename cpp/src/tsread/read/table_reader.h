@@ -29,6 +29,10 @@ struct TableReadOptions {
 
 struct TableBatch {
   const DeviceId* device = nullptr;  // the rows' device; its segments hold the tag values
+  // The projection of the file's scan that made the batch. Across a dataset the columns are the
+  // same, but a TAG column's segment is the file's own.
+  const std::vector<ProjectedColumn>* projection = nullptr;
+  const std::string* file = nullptr;  // the path (name) of the file the rows come from
   std::vector<int64_t> times;
   // One per projected column; only FIELD columns are filled (TAG/ATTRIBUTE ones stay empty).
   std::vector<ColumnVector> columns;
@@ -38,6 +42,8 @@ struct TableBatch {
   std::optional<std::string_view> tag(const ProjectedColumn& column) const {
     return device->segment(column.tag_segment);
   }
+  // The value of the j-th projected column when it is a TAG column; nullopt for null.
+  std::optional<std::string_view> tag(size_t j) const { return tag((*projection)[j]); }
 };
 
 class TableReader {

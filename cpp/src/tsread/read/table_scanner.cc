@@ -106,7 +106,7 @@ TableScanner::TableScanner(const TsFileReader& reader, ScanOptions options, std:
 absl::StatusOr<std::unique_ptr<TableScanner>> TableScanner::Create(const TsFileReader& reader, ScanOptions options) {
   const TableSchema* schema = reader.FindTable(options.table);
   if (schema == nullptr) return absl::InvalidArgumentError(absl::StrCat("no table named \"", options.table, "\""));
-  TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> projection, ResolveProjection(*schema, options.columns));
+  TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> projection, ResolveProjection(*schema, options.columns, options.columns_if_absent));
   if (options.num_threads < 1) return absl::InvalidArgumentError("num_threads must be at least 1");
   std::unique_ptr<TableScanner> scanner(new TableScanner(reader, std::move(options), std::move(projection)));
   TSREAD_RETURN_IF_ERROR(scanner->PlanDevices());
@@ -259,6 +259,8 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
     return absl::OkStatus();
   }));
   batch_.device = &device.id;
+  batch_.projection = &scanner_->projection_;
+  batch_.file = &scanner_->reader_->file().name();
   return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
                               scanner_->options_.time_range, scanner_->options_.limits);
 }
@@ -266,6 +268,8 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
 TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {
   const size_t count = std::min(limit, batch_.num_rows() - slice_begin_);
   slice_.device = batch_.device;
+  slice_.projection = batch_.projection;
+  slice_.file = batch_.file;
   slice_.times.assign(batch_.times.begin() + static_cast<std::ptrdiff_t>(slice_begin_),
                       batch_.times.begin() + static_cast<std::ptrdiff_t>(slice_begin_ + count));
   slice_.columns.resize(batch_.columns.size());

@@ -44,6 +44,9 @@ struct ScanOptions {
   // (copied), so a batch never holds more than this.
   size_t batch_size = 0;
   ReadLimits limits;
+  // Columns the file's table may lack (a dataset's schema reconciled by name across files): a
+  // projected column absent from the file reads as null with this column's category and type.
+  std::vector<ColumnSchema> columns_if_absent;
 };
 
 // A device that passed the tag predicates, and where its series metadata is.
@@ -76,6 +79,9 @@ class TableScanner {
 
   // Up to `max_splits` splits of roughly equal bytes covering every planned device in order.
   absl::StatusOr<std::vector<ScanSplit>> Splits(size_t max_splits) const;
+  // Up to `max_splits` splits of about equal device counts (bytes left 0), without reading any
+  // device's metadata: what scan workers claim.
+  std::vector<ScanSplit> EvenSplits(size_t max_splits) const;
 
   // Reads one split on the calling thread: batches in device order, each device's rows in time
   // order. The batch is valid only during the callback. Safe to call concurrently for
@@ -141,9 +147,6 @@ class TableScanner {
   absl::Status PlanDevices();
   // Whether the scan reads `series`: the time column and the projected FIELD columns.
   bool IsProjected(const TimeseriesMetadata& series) const;
-  // Splits of about equal device counts (bytes left 0): what Scan's workers claim, without
-  // reading every device's metadata first.
-  std::vector<ScanSplit> EvenSplits(size_t max_splits) const;
   // Every planned device's DeviceSize, computed on first use.
   absl::StatusOr<const std::vector<DeviceSize>*> DeviceSizes() const;
   absl::Status ComputeDeviceSizes() const;
