@@ -1,5 +1,7 @@
-# `cmake --install`: the libraries, their headers, the CLI, a CMake package (find_package(tsread),
-# target tsread::tsread) and a pkg-config file (tsread.pc).
+# `cmake --install`: the libraries (static, or shared with BUILD_SHARED_LIBS), their headers, the
+# CLI, a CMake package (find_package(tsread), target tsread::tsread) and a pkg-config file
+# (tsread.pc). Everything is relocatable: the CMake package and tsread.pc locate the prefix
+# relative to themselves, the shared libraries and the CLI find the libraries through $ORIGIN.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -8,6 +10,7 @@ set(TSREAD_LIBRARIES tsread_io tsread_common tsread_compress tsread_encoding tsr
 install(TARGETS ${TSREAD_LIBRARIES} tsread EXPORT tsreadTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS tsread_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/cpp/src/tsread DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
@@ -24,5 +27,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tsreadConfig.cmake ${CMAKE_CURRENT_BIN
               ${CMAKE_CURRENT_SOURCE_DIR}/cmake/FindLZO2.cmake
         DESTINATION ${TSREAD_CMAKE_DIR})
 
+# tsread.pc: `pkg-config --cflags --libs tsread` links a shared install; a static install needs
+# `pkg-config --static --cflags --libs tsread`, which adds the codec libraries (Libs.private).
+# The prefix is computed from the .pc file's own directory (${pcfiledir}/../.. for lib/pkgconfig).
+file(RELATIVE_PATH TSREAD_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" TSREAD_PC_TO_PREFIX "${TSREAD_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/tsread.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tsread.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tsread.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tools/build.sh [release|debug|asan|tsan] [TARGET...] — configures and builds into build/<type>
-# (every target, or only the ones named).
+# tools/build.sh [release|debug|asan|tsan|shared] [TARGET...] — configures and builds into
+# build/<type> (every target, or only the ones named). `shared`: a Release build of the libraries
+# as shared libraries (BUILD_SHARED_LIBS) and the CLI only, no tests or benchmarks — what
+# tools/test.sh installs to check the shared package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 type=${1:-release}
@@ -12,7 +14,8 @@ case "$type" in
   # Sanitizer builds are for tests: no benchmarks.
   asan) cmake_type=Asan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
   tsan) cmake_type=Tsan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
-  *) echo "usage: tools/build.sh [release|debug|asan|tsan]" >&2; exit 1 ;;
+  shared) cmake_type=Release; extra=(-DBUILD_SHARED_LIBS=ON -DTSREAD_BUILD_TESTS=OFF -DTSREAD_BUILD_BENCHMARKS=OFF) ;;
+  *) echo "usage: tools/build.sh [release|debug|asan|tsan|shared]" >&2; exit 1 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B "build/$type" -DCMAKE_BUILD_TYPE="$cmake_type" "${extra[@]}" >/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/test.sh [--quick|--full] — README command 2: installs what is missing, builds, and runs
-# every test stage: the Release suite against ../shared/fixtures, then (not with --quick) the
+# every test stage: the Release suite against ../shared/fixtures, the installed packages and the
+# examples built against them (tools/package_test.sh), then (not with --quick) the
 # suite under ASan+UBSan, the parallel-scan tests under ThreadSanitizer and a smoke run of each
 # libFuzzer target. --full runs the long sweeps (10,000 corruptions per fixture) and 5-minute
 # fuzz runs.
@@ -22,12 +23,9 @@ echo "== stage: release build + tests"
 tools/build.sh release
 (cd build/release && ctest --output-on-failure -j"$jobs" --timeout 900)
 
-echo "== stage: install + example consumer (find_package(tsread))"
-rm -rf build/install build/consumer
-cmake --install build/release --prefix build/install >/dev/null
-cmake -S examples/consumer -B build/consumer -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
-cmake --build build/consumer -j"$jobs" >/dev/null
-build/consumer/row_count "${TSREAD_FIXTURES:-../shared/fixtures}/table_multi.tsfile"
+echo "== stage: install + examples (static and shared packages; CMake and pkg-config consumers)"
+# --quick checks the static package only (no extra build).
+if [[ $mode == quick ]]; then tools/package_test.sh --static-only; else tools/package_test.sh; fi
 
 if [[ $mode != quick ]]; then
   echo "== stage: ASan+UBSan build + tests"
