@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/fixture_rows.h"
+#include "testing/row_key.h"
 #include "testing/table_rows.h"
 #include "tsread/write/tsfile_writer.h"
 
@@ -89,34 +90,8 @@ std::optional<size_t> CsvColumn(const testing::CsvRow& header, const std::string
   return ::testing::AssertionSuccess();
 }
 
-// A canonical text of one row (file, device, time, cells; floats by their bits): compares scans
-// whose order differs.
-std::string RowKey(const TableBatch& batch, size_t r) {
-  std::string key = absl::StrCat(*batch.file, "|", batch.device->ToString(), "|", batch.times[r]);
-  for (size_t j = 0; j < batch.columns.size(); ++j) {
-    key += "|";
-    const ProjectedColumn& p = (*batch.projection)[j];
-    if (p.category == ColumnCategory::kTag) {
-      std::optional<std::string_view> tag = batch.tag(j);
-      key += tag.has_value() ? absl::StrCat("'", std::string(*tag)) : "<null>";
-      continue;
-    }
-    const ColumnVector& c = batch.columns[j];
-    if (p.category != ColumnCategory::kField || !c.IsValid(r)) {
-      key += "<null>";
-      continue;
-    }
-    switch (PhysicalTypeOf(c.type)) {
-      case PhysicalType::kBoolean: absl::StrAppend(&key, c.bools[r]); break;
-      case PhysicalType::kInt32: absl::StrAppend(&key, c.int32s[r]); break;
-      case PhysicalType::kInt64: absl::StrAppend(&key, c.int64s[r]); break;
-      case PhysicalType::kFloat: absl::StrAppend(&key, std::bit_cast<uint32_t>(c.floats[r])); break;
-      case PhysicalType::kDouble: absl::StrAppend(&key, std::bit_cast<uint64_t>(c.doubles[r])); break;
-      case PhysicalType::kBinary: key.append(c.binary(r)); break;
-    }
-  }
-  return key;
-}
+// A canonical text of one row, its file first: compares scans whose order differs.
+std::string RowKey(const TableBatch& batch, size_t r) { return testing::RowKey(batch, r, /*with_file=*/true); }
 
 std::unique_ptr<Dataset> OpenDataset(const std::vector<std::string>& inputs, DatasetOptions options = {}) {
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(inputs, std::move(options));

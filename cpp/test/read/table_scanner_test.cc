@@ -8,37 +8,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "testing/fixture_rows.h"
+#include "testing/row_key.h"
 #include "gtest/gtest.h"
 
 namespace tsread {
 namespace {
 
-// A canonical text of one row: device, time, then every projected cell (floats by their bits).
-std::string RowKey(const std::vector<ProjectedColumn>& projection, const TableBatch& batch, size_t r) {
-  std::string key = absl::StrCat(batch.device->ToString(), "|", batch.times[r]);
-  for (size_t j = 0; j < projection.size(); ++j) {
-    key += "|";
-    if (projection[j].category == ColumnCategory::kTag) {
-      std::optional<std::string_view> tag = batch.tag(projection[j]);
-      key += tag.has_value() ? absl::StrCat("'", std::string(*tag)) : "<null>";
-      continue;
-    }
-    if (projection[j].category != ColumnCategory::kField) continue;
-    const ColumnVector& c = batch.columns[j];
-    if (!c.IsValid(r)) {
-      key += "<null>";
-      continue;
-    }
-    switch (PhysicalTypeOf(c.type)) {
-      case PhysicalType::kBoolean: absl::StrAppend(&key, c.bools[r]); break;
-      case PhysicalType::kInt32: absl::StrAppend(&key, c.int32s[r]); break;
-      case PhysicalType::kInt64: absl::StrAppend(&key, c.int64s[r]); break;
-      case PhysicalType::kFloat: absl::StrAppend(&key, std::bit_cast<uint32_t>(c.floats[r])); break;
-      case PhysicalType::kDouble: absl::StrAppend(&key, std::bit_cast<uint64_t>(c.doubles[r])); break;
-      case PhysicalType::kBinary: key.append(c.binary(r)); break;
-    }
-  }
-  return key;
+// A canonical text of one row (the projection is the batch's own).
+std::string RowKey(const std::vector<ProjectedColumn>& /*projection*/, const TableBatch& batch, size_t r) {
+  return testing::RowKey(batch, r);
 }
 
 std::unique_ptr<TsFileReader> Open(const std::string& stem) {
