@@ -13,16 +13,23 @@ namespace {
 // longer name costs a second read.
 constexpr uint64_t kHeaderProbeSize = 256;
 
+// The bytes [offset, offset + length) of the data section, which ends at `data_end`.
+absl::StatusOr<Buffer> ReadData(const TsFileReader& reader, uint64_t offset, uint64_t length, uint64_t data_end,
+                                ReadAhead* ahead) {
+  if (ahead != nullptr) return ahead->Read(reader.file(), offset, length, data_end);
+  return reader.file().Read(offset, length);
+}
+
 absl::StatusOr<ChunkHeader> ReadHeaderAt(const TsFileReader& reader, uint64_t offset, uint64_t data_end,
-                                         uint64_t probe, Buffer& bytes) {
-  TSREAD_ASSIGN_OR_RETURN(bytes, reader.file().Read(offset, std::min(probe, data_end - offset)));
+                                         uint64_t probe, ReadAhead* ahead, Buffer& bytes) {
+  TSREAD_ASSIGN_OR_RETURN(bytes, ReadData(reader, offset, std::min(probe, data_end - offset), data_end, ahead));
   ByteStream in(bytes.bytes(), offset);
   return ReadChunkHeader(in);
 }
 
 }  // namespace
 
-absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset) {
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead) {
   const uint64_t data_end = reader.metadata().meta_offset;
   if (offset < static_cast<int64_t>(kHeadSize) || static_cast<uint64_t>(offset) >= data_end) {
     return absl::DataLossError(absl::StrCat("corrupt chunk offset ", offset, ": outside the data section [7, ",
@@ -31,9 +38,9 @@ absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset) 
   const uint64_t at = static_cast<uint64_t>(offset);
   ChunkData chunk;
   Buffer probe;
-  absl::StatusOr<ChunkHeader> header = ReadHeaderAt(reader, at, data_end, kHeaderProbeSize, probe);
+  absl::StatusOr<ChunkHeader> header = ReadHeaderAt(reader, at, data_end, kHeaderProbeSize, ahead, probe);
   if (!header.ok() && data_end - at > kHeaderProbeSize) {
-    header = ReadHeaderAt(reader, at, data_end, data_end - at, probe);  // a long measurement name
+    header = ReadHeaderAt(reader, at, data_end, data_end - at, ahead, probe);  // a long measurement name
   }
   if (!header.ok()) return header.status();
   chunk.header = *header;
@@ -42,7 +49,7 @@ absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset) 
     return absl::DataLossError(absl::StrCat("corrupt chunk header at offset ", at, ": data size ",
                                             chunk.header.data_size, " runs past the data section end ", data_end));
   }
-  TSREAD_ASSIGN_OR_RETURN(chunk.bytes, reader.file().Read(at, total));
+  TSREAD_ASSIGN_OR_RETURN(chunk.bytes, ReadData(reader, at, total, data_end, ahead));
   // Re-read the header from the final bytes so that its measurement view points into them.
   ByteStream in(chunk.bytes.bytes(), at);
   TSREAD_ASSIGN_OR_RETURN(chunk.header, ReadChunkHeader(in));
