@@ -1,6 +1,8 @@
 #include "tsread/read/chunk_data.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "tsread/io/byte_stream.h"
@@ -27,6 +29,17 @@ absl::StatusOr<ChunkHeader> ReadHeaderAt(const TsFileReader& reader, uint64_t of
   return ReadChunkHeader(in);
 }
 
+// The most bytes a chunk header at `offset` can take, from the measurement-name length declared
+// in its first bytes `head`: marker, name length (≤ 5-byte varint), name, data size (≤ 5), type,
+// compression, encoding. nullopt if `head` does not even hold the length.
+std::optional<uint64_t> HeaderSizeForName(std::string_view head, uint64_t offset) {
+  ByteStream in(head, offset);
+  if (!in.ReadU8("chunk marker").ok()) return std::nullopt;
+  absl::StatusOr<int32_t> name_length = in.ReadSVarInt("chunk measurement id length");  // zig-zag, as strings are
+  if (!name_length.ok() || *name_length < 0) return std::nullopt;
+  return 1 + 5 + static_cast<uint64_t>(*name_length) + 5 + 3;
+}
+
 }  // namespace
 
 absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead) {
@@ -40,7 +53,10 @@ absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, 
   Buffer probe;
   absl::StatusOr<ChunkHeader> header = ReadHeaderAt(reader, at, data_end, kHeaderProbeSize, ahead, probe);
   if (!header.ok() && data_end - at > kHeaderProbeSize) {
-    header = ReadHeaderAt(reader, at, data_end, data_end - at, ahead, probe);  // a long measurement name
+    // A long measurement name: read as much as its declared length needs (not the rest of the
+    // data section, which pread would copy whole).
+    std::optional<uint64_t> size = HeaderSizeForName(probe.bytes(), at);
+    if (size.has_value() && *size > kHeaderProbeSize) header = ReadHeaderAt(reader, at, data_end, *size, ahead, probe);
   }
   if (!header.ok()) return header.status();
   chunk.header = *header;

@@ -188,13 +188,14 @@ absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(con
 }
 
 absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(const DeviceLocation& device,
-                                                                               std::string_view measurement) const {
+                                                                               std::string_view measurement,
+                                                                               ReadAhead* ahead) const {
   int64_t offset = device.measurement_root_offset;
   int64_t end = device.measurement_root_end;
   Buffer bytes;
   MeasurementIndexNode node;
   for (int depth = 0; depth < kMaxIndexDepth; ++depth) {
-    TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node));
+    TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node, ahead));
     const size_t i = FloorEntry(node.entries, [&](const MeasurementIndexEntry& e) {
       return CompareMeasurement(e.measurement, measurement);
     });
@@ -202,7 +203,7 @@ absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(c
     end = node.end_of(i);
     if (node.type == MetaIndexNodeType::kInternalMeasurement) continue;
     // A run of TimeseriesMetadata: scan it for the name, decoding only the match (§6.4).
-    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata"));
+    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata", ahead));
     ByteStream in(run.bytes(), static_cast<uint64_t>(offset));
     while (!in.empty()) {
       ByteStream at = in;

@@ -73,7 +73,8 @@ class TsFileReader {
                                  ReadAhead* ahead = nullptr) const;
   // One series of a device by measurement name (binary search down its measurement index).
   absl::StatusOr<std::optional<TimeseriesMetadata>> FindTimeseries(const DeviceLocation& device,
-                                                                   std::string_view measurement) const;
+                                                                   std::string_view measurement,
+                                                                   ReadAhead* ahead = nullptr) const;
 
   // Reads a device-level index node occupying [offset, end); its children must lie in
   // (meta_offset, offset). Used by DeviceIterator.
