@@ -195,7 +195,8 @@ absl::StatusOr<std::string> ReadAllValues(const TsFileReader& reader, int thread
       if (!series.ok()) return series.status();
       for (const TimeseriesMetadata& tsm : *series) {
         if (tsm.is_time_column()) continue;
-        absl::StatusOr<std::unique_ptr<SeriesReader>> points = SeriesReader::Create(reader, name, *series, tsm.measurement);
+        absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+            SeriesReader::Create(reader, name, *series, tsm.measurement);
         if (!points.ok()) return points.status();
         while (true) {
           absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
