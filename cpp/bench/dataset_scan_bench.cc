@@ -106,9 +106,9 @@ class CountingFile : public RandomAccessFile {
       : file_(std::move(file)), bytes_(bytes) {}
   uint64_t size() const override { return file_->size(); }
   const std::string& name() const override { return file_->name(); }
-  absl::StatusOr<Buffer> Read(uint64_t offset, uint64_t length) const override {
+  absl::Status ReadInto(uint64_t offset, uint64_t length, Buffer& into) const override {
     *bytes_ += length;
-    return file_->Read(offset, length);
+    return file_->ReadInto(offset, length, into);
   }
 
  private:

@@ -11,8 +11,13 @@ namespace {
 
 std::string BenchFile() { return std::string(TSREAD_SOURCE_DIR) + "/../shared/bench/table_large.tsfile"; }
 
-void ScanTable(benchmark::State& state, std::vector<std::string> columns) {
-  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+// The benchmark file read with pread (the default) or, when `mapped`, memory-mapped.
+absl::StatusOr<std::unique_ptr<TsFileReader>> OpenBenchFile(bool mapped = false) {
+  return TsFileReader::Open(BenchFile(), mapped ? FileAccess::kMap : FileAccess::kRead);
+}
+
+void ScanTable(benchmark::State& state, std::vector<std::string> columns, bool mapped = false) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = OpenBenchFile(mapped);
   if (!reader.ok()) {
     state.SkipWithError(std::string(reader.status().message()).c_str());
     return;
@@ -42,6 +47,10 @@ void ScanTable(benchmark::State& state, std::vector<std::string> columns) {
 void BM_ScanAllColumns(benchmark::State& state) { ScanTable(state, {}); }
 BENCHMARK(BM_ScanAllColumns)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same, memory-mapped (FileAccess::kMap): what pread costs.
+void BM_ScanAllColumnsMapped(benchmark::State& state) { ScanTable(state, {}, /*mapped=*/true); }
+BENCHMARK(BM_ScanAllColumnsMapped)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_ScanDoubleColumn(benchmark::State& state) { ScanTable(state, {"s_double"}); }
 BENCHMARK(BM_ScanDoubleColumn)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -60,9 +69,10 @@ BENCHMARK(BM_ScanTimeOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 namespace tsread {
 namespace {
 
-// The scan engine (TableScanner) with 1 and 2 worker threads, every column materialised.
+// The scan engine (TableScanner) with 1 and 2 worker threads, every column materialised; the
+// file read with pread (access 0, the default) or memory-mapped (access 1).
 void BM_ScannerAllColumns(benchmark::State& state) {
-  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = OpenBenchFile(state.range(2) != 0);
   if (!reader.ok()) {
     state.SkipWithError(std::string(reader.status().message()).c_str());
     return;
@@ -87,11 +97,14 @@ void BM_ScannerAllColumns(benchmark::State& state) {
   }
   state.SetItemsProcessed(rows);
 }
-// Args: threads, ordered.
+// Args: threads, ordered, access (0 pread, 1 mmap).
 BENCHMARK(BM_ScannerAllColumns)
-    ->Args({1, 1})
-    ->Args({2, 0})
-    ->Args({2, 1})
+    ->Args({1, 1, 0})
+    ->Args({1, 1, 1})
+    ->Args({2, 0, 0})
+    ->Args({2, 0, 1})
+    ->Args({2, 1, 0})
+    ->Args({2, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
@@ -122,15 +135,17 @@ void VisitAllChunks(benchmark::State& state, bool decompress) {
   }
   int64_t pages = 0;
   PageScratch scratch;
+  ReadAhead index_reads, chunk_reads;  // as the scan reads metadata and chunks
   for (auto _ : state) {
     absl::StatusOr<DeviceIterator> devices = (*reader)->Devices("sensors");
     while (true) {
       absl::StatusOr<const DeviceEntry*> device = devices->Next();
       if (!device.ok() || *device == nullptr) break;
-      absl::StatusOr<std::vector<TimeseriesMetadata>> series = (*reader)->ReadTimeseries((*device)->location);
+      absl::StatusOr<std::vector<TimeseriesMetadata>> series =
+          (*reader)->ReadTimeseries((*device)->location, &index_reads);
       for (const TimeseriesMetadata& tsm : *series) {
         for (const ChunkMetadata& meta : tsm.chunks) {
-          absl::StatusOr<ChunkData> chunk = LoadChunk(**reader, meta.offset);
+          absl::StatusOr<ChunkData> chunk = LoadChunk(**reader, meta.offset, &chunk_reads);
           if (!chunk.ok()) continue;
           for (const PageRef& page : chunk->pages) {
             ++pages;

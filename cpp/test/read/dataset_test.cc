@@ -306,12 +306,12 @@ class ReadLog {
     Logged(std::unique_ptr<RandomAccessFile> file, ReadLog* log) : file_(std::move(file)), log_(log) {}
     uint64_t size() const override { return file_->size(); }
     const std::string& name() const override { return file_->name(); }
-    absl::StatusOr<Buffer> Read(uint64_t offset, uint64_t length) const override {
+    absl::Status ReadInto(uint64_t offset, uint64_t length, Buffer& into) const override {
       {
         std::lock_guard<std::mutex> lock(log_->mutex_);
         log_->reads_[file_->name()].emplace_back(offset, length);
       }
-      return file_->Read(offset, length);
+      return file_->ReadInto(offset, length, into);
     }
 
    private:
@@ -715,7 +715,9 @@ class OpenFileCounter {
     ~Counted() override { --counter_->open_; }
     uint64_t size() const override { return file_->size(); }
     const std::string& name() const override { return file_->name(); }
-    absl::StatusOr<Buffer> Read(uint64_t offset, uint64_t length) const override { return file_->Read(offset, length); }
+    absl::Status ReadInto(uint64_t offset, uint64_t length, Buffer& into) const override {
+      return file_->ReadInto(offset, length, into);
+    }
 
    private:
     std::unique_ptr<RandomAccessFile> file_;

@@ -66,7 +66,7 @@ absl::Status AlignedDeviceReader::PlanChunkGroups() {
 absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   if (next_plan_ >= plans_.size()) return false;
   plan_ = &plans_[next_plan_++];
-  TSREAD_ASSIGN_OR_RETURN(time_chunk_, LoadChunk(*reader_, plan_->time_chunk->offset));
+  TSREAD_ASSIGN_OR_RETURN(time_chunk_, LoadChunk(*reader_, plan_->time_chunk->offset, &chunk_reads_));
   if (!time_chunk_.header.is_time_column()) {
     return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", time_chunk_.header.offset,
                                             " is not a time column chunk of device ", device_name_));
@@ -74,7 +74,7 @@ absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   for (size_t j = 0; j < columns_->size(); ++j) {
     value_chunks_[j].reset();
     if (plan_->value_chunks[j] == nullptr) continue;
-    TSREAD_ASSIGN_OR_RETURN(ChunkData chunk, LoadChunk(*reader_, plan_->value_chunks[j]->offset));
+    TSREAD_ASSIGN_OR_RETURN(ChunkData chunk, LoadChunk(*reader_, plan_->value_chunks[j]->offset, &chunk_reads_));
     const std::string& name = (*columns_)[j].measurement;
     if (chunk.header.is_time_column() || chunk.header.measurement != name) {
       return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk.header.offset, " is \"",

@@ -69,6 +69,9 @@ class AlignedDeviceReader {
   std::vector<ChunkGroupPlan> plans_;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;
+  // Chunks are read through one window for all devices this reader visits: a device's chunks
+  // and the next device's usually lie next to each other in the data section.
+  ReadAhead chunk_reads_;
   ChunkData time_chunk_;
   std::vector<std::optional<ChunkData>> value_chunks_;
   size_t next_page_ = 0;

@@ -11,6 +11,7 @@
 #include "tsread/format/chunk_header.h"
 #include "tsread/format/page_header.h"
 #include "tsread/io/buffer.h"
+#include "tsread/io/read_ahead.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -27,8 +28,9 @@ struct ChunkData {
 };
 
 // Reads the chunk whose marker is at `offset` (a ChunkMetadata offset). Its pages must end
-// before the data section does (§13 item 1).
-absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset);
+// before the data section does (§13 item 1). A reader loading many chunks in file order passes
+// its own ReadAhead (one per thread), which reads the data section a window at a time.
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead = nullptr);
 
 }  // namespace tsread
 

@@ -12,12 +12,14 @@ absl::StatusOr<TableSummary> SummarizeTable(const TsFileReader& reader, const Ta
   summary.schema = &schema;
   if (reader.metadata().FindIndex(schema.name) == nullptr) return summary;  // a schema without data
   TSREAD_ASSIGN_OR_RETURN(DeviceIterator devices, reader.Devices(schema.name));
+  ReadAhead index_reads;  // the devices' metadata, in index order
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* device, devices.Next());
     if (device == nullptr) break;
     ++summary.devices;
     // Rows = the time column's count (§12); the time column "" is the device's first series.
-    TSREAD_ASSIGN_OR_RETURN(std::optional<TimeseriesMetadata> time, reader.FindTimeseries(device->location, ""));
+    TSREAD_ASSIGN_OR_RETURN(std::optional<TimeseriesMetadata> time,
+                            reader.FindTimeseries(device->location, "", &index_reads));
     if (!time.has_value() || !time->is_time_column() || time->statistics.count == 0) continue;
     const Statistics& s = time->statistics;
     summary.start_time = summary.rows == 0 ? s.start_time : std::min(summary.start_time, s.start_time);
@@ -29,17 +31,21 @@ absl::StatusOr<TableSummary> SummarizeTable(const TsFileReader& reader, const Ta
 
 absl::Status AddTreeIndex(const TsFileReader& reader, const std::string& index_name, TreeSummary& tree) {
   TSREAD_ASSIGN_OR_RETURN(DeviceIterator devices, reader.Devices(index_name));
+  ReadAhead index_reads;  // the devices' metadata, in index order
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* device, devices.Next());
     if (device == nullptr) break;
     ++tree.devices;
-    TSREAD_RETURN_IF_ERROR(reader.ForEachTimeseries(device->location, [&](TimeseriesMetadata&& tsm) {
-      if (!tsm.is_time_column()) {
-        ++tree.series;
-        tree.points += tsm.statistics.count;
-      }
-      return absl::OkStatus();
-    }));
+    TSREAD_RETURN_IF_ERROR(reader.ForEachTimeseries(
+        device->location,
+        [&](TimeseriesMetadata&& tsm) {
+          if (!tsm.is_time_column()) {
+            ++tree.series;
+            tree.points += tsm.statistics.count;
+          }
+          return absl::OkStatus();
+        },
+        &index_reads));
   }
   return absl::OkStatus();
 }

@@ -114,7 +114,7 @@ class Verifier {
   }
 
   void VerifyDevice(const std::string& device, const DeviceLocation& location) {
-    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader_.ReadTimeseries(location);
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader_.ReadTimeseries(location, &index_reads_);
     if (!series.ok()) {
       Problem(static_cast<uint64_t>(location.measurement_root_offset), device, "", std::string(series.status().message()));
       return;
@@ -159,7 +159,7 @@ class Verifier {
                              ToAbsl(DataTypeName(found->second.type))));
         continue;
       }
-      absl::StatusOr<ChunkData> chunk = LoadChunk(reader_, meta.offset);
+      absl::StatusOr<ChunkData> chunk = LoadChunk(reader_, meta.offset, &chunk_reads_);
       if (!chunk.ok()) {
         Problem(offset, device, column, std::string(chunk.status().message()));
         continue;
@@ -282,6 +282,9 @@ class Verifier {
   ReadLimits limits_;
   size_t max_problems_;
   std::map<uint64_t, ChunkCollector::Found> chunks_;
+  // Devices are verified in index order, their chunks mostly in file order: windowed reads.
+  ReadAhead index_reads_;
+  ReadAhead chunk_reads_;
   PageScratch scratch_;
   VerifyReport report_;
 };

@@ -43,7 +43,7 @@ absl::StatusOr<bool> SeriesReader::NextNonAlignedPage() {
       chunk_meta_ = nullptr;
       continue;
     }
-    TSREAD_ASSIGN_OR_RETURN(chunk_, LoadChunk(*reader_, chunk_meta_->offset));
+    TSREAD_ASSIGN_OR_RETURN(chunk_, LoadChunk(*reader_, chunk_meta_->offset, &chunk_reads_));
     if (chunk_.header.measurement != series_.measurement) {
       return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk_.header.offset, " is \"",
                                               ToAbsl(chunk_.header.measurement), "\", not series \"",

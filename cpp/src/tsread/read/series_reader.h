@@ -51,6 +51,7 @@ class SeriesReader {
   TimeseriesMetadata series_;
   size_t next_chunk_ = 0;
   const ChunkMetadata* chunk_meta_ = nullptr;
+  ReadAhead chunk_reads_;  // the series' chunks lie in file order
   ChunkData chunk_;
   size_t next_page_ = 0;
   PageScratch scratch_;

@@ -35,7 +35,7 @@ absl::StatusOr<bool> TableReader::StartNextDevice() {
   TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, devices_->Next());
   if (entry == nullptr) return false;
   device_ = entry->id.ToOwned();
-  TSREAD_ASSIGN_OR_RETURN(series_, reader_->ReadTimeseries(entry->location));
+  TSREAD_ASSIGN_OR_RETURN(series_, reader_->ReadTimeseries(entry->location, &index_reads_));
   TSREAD_RETURN_IF_ERROR(
       device_reader_.Reset(*reader_, device_.ToString(), series_, columns_, options_.time_range, options_.limits));
   return true;

@@ -254,10 +254,13 @@ void TableScanner::Cursor::Restart(const ScanSplit& split) {
 
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   series_->clear();
-  TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(device.location, [&](TimeseriesMetadata&& tsm) {
-    if (scanner_->IsProjected(tsm)) series_->push_back(std::move(tsm));
-    return absl::OkStatus();
-  }));
+  TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(
+      device.location,
+      [&](TimeseriesMetadata&& tsm) {
+        if (scanner_->IsProjected(tsm)) series_->push_back(std::move(tsm));
+        return absl::OkStatus();
+      },
+      &index_reads_));
   batch_.device = &device.id;
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();

@@ -122,6 +122,7 @@ class TableScanner {
     // The current device's time and projected series; on the heap because device_reader_ points
     // to it and a cursor may be moved.
     std::unique_ptr<std::vector<TimeseriesMetadata>> series_;
+    ReadAhead index_reads_;  // the split's devices' series metadata, read in index order
     AlignedDeviceReader device_reader_;
     TableBatch batch_;
     // With batch_size: the page being cut into slices, and the next row to hand out.

@@ -32,8 +32,8 @@ int CompareMeasurement(std::string_view a, std::string_view b) { return a < b ? 
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::string& path) {
-  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenMappedFile(path));
+absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::string& path, FileAccess access) {
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenFile(path, access));
   return Open(std::move(file));
 }
 
@@ -69,7 +69,8 @@ std::vector<std::string> TsFileReader::TreeIndexNames() const {
   return names;
 }
 
-absl::StatusOr<Buffer> TsFileReader::ReadRange(int64_t offset, int64_t end, const char* what) const {
+absl::StatusOr<Buffer> TsFileReader::ReadRange(int64_t offset, int64_t end, const char* what,
+                                               ReadAhead* ahead) const {
   // Index ranges lie strictly inside the index area (§13 item 3).
   if (offset <= static_cast<int64_t>(metadata_.meta_offset) || end <= offset ||
       end > static_cast<int64_t>(layout_.metadata_offset)) {
@@ -77,7 +78,10 @@ absl::StatusOr<Buffer> TsFileReader::ReadRange(int64_t offset, int64_t end, cons
                                             ") is outside the index area (", metadata_.meta_offset, ", ",
                                             layout_.metadata_offset, ")"));
   }
-  return file_->Read(static_cast<uint64_t>(offset), static_cast<uint64_t>(end - offset));
+  const uint64_t at = static_cast<uint64_t>(offset);
+  const uint64_t length = static_cast<uint64_t>(end - offset);
+  if (ahead != nullptr) return ahead->Read(*file_, at, length, layout_.metadata_offset);
+  return file_->Read(at, length);
 }
 
 absl::Status TsFileReader::ReadDeviceNode(int64_t offset, int64_t end, Buffer& bytes, DeviceIndexNode& node) const {
@@ -88,8 +92,8 @@ absl::Status TsFileReader::ReadDeviceNode(int64_t offset, int64_t end, Buffer& b
 }
 
 absl::Status TsFileReader::ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes,
-                                               MeasurementIndexNode& node) const {
-  TSREAD_ASSIGN_OR_RETURN(bytes, ReadRange(offset, end, "measurement index node"));
+                                               MeasurementIndexNode& node, ReadAhead* ahead) const {
+  TSREAD_ASSIGN_OR_RETURN(bytes, ReadRange(offset, end, "measurement index node", ahead));
   ByteStream in(bytes.bytes(), static_cast<uint64_t>(offset));
   return ReadMeasurementIndexNode(in, static_cast<int64_t>(metadata_.meta_offset) + 1, offset, node);
 }
@@ -139,20 +143,22 @@ absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::stri
 }
 
 absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int depth,
-                                               const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const {
+                                               const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
+                                               ReadAhead* ahead) const {
   if (depth >= kMaxIndexDepth) {
     return absl::DataLossError(absl::StrCat("corrupt measurement index at offset ", offset, ": deeper than ",
                                             kMaxIndexDepth, " levels"));
   }
   Buffer bytes;
   MeasurementIndexNode node;
-  TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node));
+  TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node, ahead));
   for (size_t i = 0; i < node.entries.size(); ++i) {
     if (node.type == MetaIndexNodeType::kInternalMeasurement) {
-      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn));
+      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn, ahead));
       continue;
     }
-    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(node.entries[i].offset, node.end_of(i), "timeseries metadata"));
+    TSREAD_ASSIGN_OR_RETURN(Buffer run,
+                            ReadRange(node.entries[i].offset, node.end_of(i), "timeseries metadata", ahead));
     ByteStream in(run.bytes(), static_cast<uint64_t>(node.entries[i].offset));
     while (!in.empty()) {
       TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(in, metadata_.meta_offset));
@@ -163,27 +169,33 @@ absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int 
 }
 
 absl::Status TsFileReader::ForEachTimeseries(const DeviceLocation& device,
-                                             const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const {
-  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn);
+                                             const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
+                                             ReadAhead* ahead) const {
+  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn, ahead);
 }
 
-absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(const DeviceLocation& device) const {
+absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(const DeviceLocation& device,
+                                                                             ReadAhead* ahead) const {
   std::vector<TimeseriesMetadata> all;
-  TSREAD_RETURN_IF_ERROR(ForEachTimeseries(device, [&](TimeseriesMetadata&& tsm) {
-    all.push_back(std::move(tsm));
-    return absl::OkStatus();
-  }));
+  TSREAD_RETURN_IF_ERROR(ForEachTimeseries(
+      device,
+      [&](TimeseriesMetadata&& tsm) {
+        all.push_back(std::move(tsm));
+        return absl::OkStatus();
+      },
+      ahead));
   return all;
 }
 
 absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(const DeviceLocation& device,
-                                                                               std::string_view measurement) const {
+                                                                               std::string_view measurement,
+                                                                               ReadAhead* ahead) const {
   int64_t offset = device.measurement_root_offset;
   int64_t end = device.measurement_root_end;
   Buffer bytes;
   MeasurementIndexNode node;
   for (int depth = 0; depth < kMaxIndexDepth; ++depth) {
-    TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node));
+    TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node, ahead));
     const size_t i = FloorEntry(node.entries, [&](const MeasurementIndexEntry& e) {
       return CompareMeasurement(e.measurement, measurement);
     });
@@ -191,7 +203,7 @@ absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(c
     end = node.end_of(i);
     if (node.type == MetaIndexNodeType::kInternalMeasurement) continue;
     // A run of TimeseriesMetadata: scan it for the name, decoding only the match (§6.4).
-    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata"));
+    TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata", ahead));
     ByteStream in(run.bytes(), static_cast<uint64_t>(offset));
     while (!in.empty()) {
       ByteStream at = in;

@@ -21,6 +21,7 @@
 #include "tsread/format/tsfile_metadata.h"
 #include "tsread/io/buffer.h"
 #include "tsread/io/random_access_file.h"
+#include "tsread/io/read_ahead.h"
 
 namespace tsread {
 
@@ -34,8 +35,11 @@ class DeviceIterator;
 
 class TsFileReader {
  public:
-  // Opens a file on disk (memory-mapped).
-  static absl::StatusOr<std::unique_ptr<TsFileReader>> Open(const std::string& path);
+  // Opens a file on disk: read with pread by default, safe when the file changes while it is read
+  // (a clear error, never a signal); FileAccess::kMap maps it instead, which is not safe against
+  // concurrent truncation (see io/random_access_file.h). Only regular files are accepted.
+  static absl::StatusOr<std::unique_ptr<TsFileReader>> Open(const std::string& path,
+                                                            FileAccess access = FileAccess::kRead);
   // Opens any RandomAccessFile (e.g. MemoryFileView for a buffer).
   static absl::StatusOr<std::unique_ptr<TsFileReader>> Open(std::unique_ptr<RandomAccessFile> file);
 
@@ -59,13 +63,18 @@ class TsFileReader {
   absl::StatusOr<std::optional<DeviceLocation>> FindDevice(std::string_view index_name, const DeviceId& device) const;
 
   // Every TimeseriesMetadata of a device, in index order (time column "" first when aligned).
-  absl::StatusOr<std::vector<TimeseriesMetadata>> ReadTimeseries(const DeviceLocation& device) const;
+  // A caller visiting many devices in index order passes its own ReadAhead (one per thread): the
+  // metadata of consecutive devices then costs one read per window instead of two per device.
+  absl::StatusOr<std::vector<TimeseriesMetadata>> ReadTimeseries(const DeviceLocation& device,
+                                                                 ReadAhead* ahead = nullptr) const;
   // Calls fn for every TimeseriesMetadata of a device, in index order; stops at fn's first error.
   absl::Status ForEachTimeseries(const DeviceLocation& device,
-                                 const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const;
+                                 const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
+                                 ReadAhead* ahead = nullptr) const;
   // One series of a device by measurement name (binary search down its measurement index).
   absl::StatusOr<std::optional<TimeseriesMetadata>> FindTimeseries(const DeviceLocation& device,
-                                                                   std::string_view measurement) const;
+                                                                   std::string_view measurement,
+                                                                   ReadAhead* ahead = nullptr) const;
 
   // Reads a device-level index node occupying [offset, end); its children must lie in
   // (meta_offset, offset). Used by DeviceIterator.
@@ -89,10 +98,13 @@ class TsFileReader {
   // repeated lookups then cost a binary search per level instead of a node parse.
   absl::StatusOr<std::shared_ptr<const CachedDeviceNode>> CachedDeviceNodeAt(int64_t offset, int64_t end) const;
 
-  absl::StatusOr<Buffer> ReadRange(int64_t offset, int64_t end, const char* what) const;
-  absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node) const;
+  // The index bytes [offset, end), through `ahead` when given.
+  absl::StatusOr<Buffer> ReadRange(int64_t offset, int64_t end, const char* what, ReadAhead* ahead = nullptr) const;
+  absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node,
+                                   ReadAhead* ahead = nullptr) const;
   absl::Status WalkMeasurementNode(int64_t offset, int64_t end, int depth,
-                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn) const;
+                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
+                                   ReadAhead* ahead) const;
 
   std::unique_ptr<RandomAccessFile> file_;
   FileLayout layout_;
