@@ -25,10 +25,13 @@ std::string EnvDir(const char* name) {
 }
 
 // Opens `inputs` as a dataset and scans every column of its one table.
+// Args: threads, ordered, and (optional) 1 = files mapped instead of read.
 void ScanDataset(benchmark::State& state, const std::vector<std::string>& inputs) {
   int64_t rows = 0;
+  DatasetOptions dataset_options;
+  if (state.range(2) != 0) dataset_options.access = FileAccess::kMap;
   for (auto _ : state) {
-    absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(inputs);
+    absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(inputs, dataset_options);
     if (!dataset.ok()) return state.SkipWithError(std::string(dataset.status().message()).c_str());
     DatasetScanOptions options;
     options.num_threads = static_cast<int>(state.range(0));
@@ -70,7 +73,13 @@ void BM_FileScanner(benchmark::State& state) {
 BENCHMARK(BM_FileScanner)->Args({1, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_DatasetOfTheBenchFile(benchmark::State& state) { ScanDataset(state, {BenchFile()}); }
-BENCHMARK(BM_DatasetOfTheBenchFile)->Args({1, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DatasetOfTheBenchFile)
+    ->Args({1, 1, 0})
+    ->Args({2, 0, 0})
+    ->Args({1, 1, 1})
+    ->Args({2, 0, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_DatasetDirectory(benchmark::State& state) {
   const std::string dir = EnvDir("TSREAD_BENCH_DATASET");
@@ -78,9 +87,11 @@ void BM_DatasetDirectory(benchmark::State& state) {
   ScanDataset(state, {dir});
 }
 BENCHMARK(BM_DatasetDirectory)
-    ->Args({1, 1})
-    ->Args({2, 0})
-    ->Args({2, 1})
+    ->Args({1, 1, 0})
+    ->Args({2, 0, 0})
+    ->Args({2, 1, 0})
+    ->Args({1, 1, 1})
+    ->Args({2, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);

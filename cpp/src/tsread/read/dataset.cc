@@ -59,7 +59,11 @@ absl::Status WithFileName(const absl::Status& status, std::string_view path) {
 
 Dataset::Dataset(DatasetOptions options) : options_(std::move(options)) {
   const size_t capacity = options_.max_open_files > 0 ? options_.max_open_files : DefaultMaxOpenFiles();
-  pool_ = std::make_unique<FilePool>(capacity, options_.opener);
+  FileOpener opener = options_.opener;
+  if (!opener) {
+    opener = [access = options_.access](const std::string& path) { return ::tsread::OpenFile(path, access); };
+  }
+  pool_ = std::make_unique<FilePool>(capacity, std::move(opener));
 }
 
 absl::StatusOr<std::unique_ptr<Dataset>> Dataset::Open(const std::vector<std::string>& inputs, DatasetOptions options) {

@@ -37,7 +37,11 @@ struct DatasetOptions {
   bool skip_unreadable_files = false;
   // What a directory input contributes: the files below it whose name ends in this.
   std::string extension = ".tsfile";
-  // How to open a path for reading (tests count the bytes read through it); empty = the default.
+  // How files are read when `opener` is empty: positioned reads into owned buffers (safe when a
+  // file changes under the reader), or mapped (faster on re-scans of files already in memory;
+  // a file truncated while mapped kills the process, see io/random_access_file.h).
+  FileAccess access = FileAccess::kRead;
+  // How to open a path for reading (tests count the bytes read through it); empty = `access`.
   FileOpener opener;
 };
 
