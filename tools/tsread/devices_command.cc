@@ -53,13 +53,13 @@ int RunDevices(const Args& args) {
   bool known = !table.has_value();
   for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
     known |= table.has_value() && ((*reader)->FindTable(*table) != nullptr || (*reader)->metadata().FindIndex(*table) != nullptr);
   }
   if (!known) return UsageError(absl::StrCat("unknown table \"", *table, "\""));
   for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
     if (absl::Status s = PrintFileDevices(**reader, table, seen); !s.ok()) {
       return Fail(WithFileName(s, (*dataset)->files()[f].path));
     }

@@ -78,7 +78,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json) {
   bool has_tree = false;
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), dataset.files()[f].path));
     absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
     if (!summary.ok()) return Fail(WithFileName(summary.status(), dataset.files()[f].path));
     for (const TableSummary& t : summary->tables) {
@@ -112,7 +112,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json) {
   size_t t = 0;
   for (const auto& [name, totals] : tables) {
     absl::StatusOr<TableSchema> schema = dataset.ReconciledSchema(name);
-    if (!schema.ok()) return Fail(schema.status());
+    if (!schema.ok()) return Fail(schema.status());  // names the files that disagree
     if (json) {
       std::cout << (t++ ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(name) << ", ";
       PrintColumnsJson(*schema, std::cout);
@@ -154,9 +154,9 @@ int RunInfo(const Args& args) {
   }
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
   absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
-  if (!summary.ok()) return Fail(summary.status());
+  if (!summary.ok()) return Fail(WithFileName(summary.status(), path));
   if (args.Has("json")) {
     PrintJson(*summary, std::cout);
   } else {
