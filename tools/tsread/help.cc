@@ -11,8 +11,8 @@ constexpr char kOverview[] =
     "INPUT: a file, a directory (every *.tsfile below it) or a glob (data/**/*.tsfile); info, devices,\n"
     "cat and scan read several as one dataset. --table may be left out when the input has one table.\n"
     "commands:\n"
-    "  info INPUT... [--json]      tables, columns, devices and rows, from metadata only\n"
-    "  devices INPUT... [--table T]   one device id per line\n"
+    "  info INPUT... [--json] [--columns]   tables, columns, devices and rows, from metadata only\n"
+    "  devices INPUT... [--table T] [--json]   one device id per line\n"
     "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
     "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso]   a table's rows\n"
@@ -49,16 +49,22 @@ std::string CommandHelp(std::string_view command) {
   std::string text;
   if (command == "info") {
     text = absl::StrCat(
-        "usage: tsread info INPUT... [--json]\n"
+        "usage: tsread info INPUT... [--json] [--columns]\n"
         "The format version, each table with its columns, devices, rows and time range, and the tree-model\n"
         "devices, series and points, from metadata only (no data page is read). Several inputs: each file,\n"
         "then the dataset's totals.\n"
-        "  --json                 one JSON object (cli-contract.md)\n");
+        "  --json                 one JSON object (cli-contract.md)\n"
+        "  --columns              also per column: type, encodings, compressions, chunks, pages,\n"
+        "                         compressed and uncompressed bytes (from chunk and page headers), and the\n"
+        "                         index statistics (count, time range, numeric min/max)\n");
   } else if (command == "devices") {
-    text = "usage: tsread devices INPUT... [--table T]\n"
+    text = "usage: tsread devices INPUT... [--table T] [--json]\n"
            "One device id per line (segments joined by '.', a null segment as \"null\"), in index order;\n"
            "without --table every table's devices, then the tree-model devices.\n"
-           "  --table T              only this table's devices\n";
+           "  --table T              only this table's devices\n"
+           "  --json                 {\"devices\": [{\"id\", \"table\", \"segments\", \"tags\", \"rows\", \"points\",\n"
+           "                         \"start_time\", \"end_time\"}]}: a null segment or tag is null (not \"null\");\n"
+           "                         counts and time range from metadata, summed over a dataset's files\n";
   } else if (command == "sketch") {
     text = "usage: tsread sketch FILE\n"
            "The byte map of one file: where each chunk group, chunk and page lies, then the index and the\n"

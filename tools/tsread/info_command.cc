@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli.h"
+#include "column_details.h"
 #include "tsread/read/file_summary.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -41,10 +42,17 @@ void PrintFileJson(const FileSummary& summary, std::ostream& out) {
   }
 }
 
-void PrintJson(const FileSummary& summary, std::ostream& out) {
-  out << "{";
-  PrintFileJson(summary, out);
-  out << "}\n";
+// With --columns: the file's column details after its summary (text) or as a key (JSON).
+absl::Status PrintDetails(const TsFileReader& reader, bool json, std::ostream& out) {
+  absl::StatusOr<std::vector<TableDetails>> details = CollectColumnDetails(reader);
+  if (!details.ok()) return details.status();
+  if (json) {
+    out << ",\n ";
+    PrintDetailsJson(*details, out);
+  } else {
+    PrintDetailsText(*details, out);
+  }
+  return absl::OkStatus();
 }
 
 void PrintText(const std::string& path, const FileSummary& summary, std::ostream& out) {
@@ -71,7 +79,7 @@ struct TableTotals {
 };
 
 // Every file's summary, then the dataset's: per table the reconciled columns and the totals.
-int RunDatasetInfo(const Dataset& dataset, bool json) {
+int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
   std::vector<FileSummary> summaries(dataset.files().size());
   std::map<std::string, TableTotals> tables;
   TreeSummary tree;
@@ -104,8 +112,13 @@ int RunDatasetInfo(const Dataset& dataset, bool json) {
       std::cout << (f ? ",\n  " : "{\"files\": [\n  ") << "{\"path\": " << JsonString(dataset.files()[f].path)
                 << ", \"size\": " << dataset.files()[f].size << ", ";
       PrintFileJson(summaries[f], std::cout);
-      std::cout << "}";
     }
+    if (columns) {
+      if (absl::Status s = PrintDetails(**reader, json, std::cout); !s.ok()) {
+        return Fail(WithFileName(s, dataset.files()[f].path));
+      }
+    }
+    if (json) std::cout << "}";
   }
   if (json) std::cout << "\n ],\n \"tables\": [";
   if (!json) std::cout << "dataset: " << dataset.files().size() << " files\n";
@@ -150,18 +163,24 @@ int RunInfo(const Args& args) {
   if (!IsSingleFile(args)) {
     absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
     if (!dataset.ok()) return Fail(dataset.status());
-    return RunDatasetInfo(**dataset, args.Has("json"));
+    return RunDatasetInfo(**dataset, args.Has("json"), args.Has("columns"));
   }
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
   if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
   absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
   if (!summary.ok()) return Fail(WithFileName(summary.status(), path));
-  if (args.Has("json")) {
-    PrintJson(*summary, std::cout);
+  const bool json = args.Has("json");
+  if (json) {
+    std::cout << "{";
+    PrintFileJson(*summary, std::cout);
   } else {
     PrintText(path, *summary, std::cout);
   }
+  if (args.Has("columns")) {
+    if (absl::Status s = PrintDetails(**reader, json, std::cout); !s.ok()) return Fail(WithFileName(s, path));
+  }
+  if (json) std::cout << "}\n";
   return kOk;
 }
 

@@ -24,8 +24,8 @@ struct Command {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"info", {}, {"json"}, true, tsread::cli::RunInfo},
-      {"devices", {"table"}, {}, true, tsread::cli::RunDevices},
+      {"info", {}, {"json", "columns"}, true, tsread::cli::RunInfo},
+      {"devices", {"table"}, {"json"}, true, tsread::cli::RunDevices},
       {"sketch", {}, {}, false, tsread::cli::RunSketch},
       {"cat",
        {"table", "columns", "start", "end", "where", "devices", "measurements", "limit", "format", "time-format"},

@@ -729,5 +729,58 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   }
 }
 
+
+TEST(CliMetadataTest, InfoColumnsAndDevicesJson) {
+  RunResult info = RunTsread("info " + Fixture("table_multi.tsfile") + " --json --columns");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const nlohmann::json summary = nlohmann::json::parse(info.out);
+  EXPECT_EQ(summary["tables"].size(), 3u);  // the usual keys stay
+  const nlohmann::json& tbl_a = summary["columns_detail"]["tbl_a"];
+  ASSERT_EQ(tbl_a.size(), 4u);  // time + 3 fields (the TAG is in the device id, not a series)
+  EXPECT_EQ(tbl_a[0]["name"], "time");
+  EXPECT_EQ(tbl_a[0]["count"], 3822);  // the table's rows
+  for (const nlohmann::json& c : tbl_a) {
+    EXPECT_EQ(c["compressions"], nlohmann::json::array({"LZ4"})) << c;
+    EXPECT_EQ(c["chunks"], 8) << c;
+    EXPECT_GE(c["pages"].get<int>(), 8) << c;
+    EXPECT_GT(c["uncompressed_bytes"].get<int>(), 0) << c;
+  }
+  const auto temperature = std::find_if(tbl_a.begin(), tbl_a.end(), [](const nlohmann::json& c) { return c["name"] == "temperature"; });
+  ASSERT_NE(temperature, tbl_a.end());
+  EXPECT_EQ((*temperature)["type"], "FLOAT");
+  EXPECT_TRUE(temperature->contains("min") && temperature->contains("max"));
+  RunResult text = RunTsread("info " + Fixture("table_multi.tsfile") + " --columns");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("table tbl_a columns:"));
+  EXPECT_THAT(text.out, HasSubstr("\ttype\tencoding\tcompression\tchunks\tpages\tcompressed\tuncompressed\t"));
+
+  RunResult devices = RunTsread("devices " + Fixture("table_alltypes.tsfile") + " --json");
+  ASSERT_EQ(devices.exit_code, 0) << devices.err;
+  const nlohmann::json listed = nlohmann::json::parse(devices.out)["devices"];
+  ASSERT_EQ(listed.size(), 20u);
+  bool null_region = false, trimmed = false;
+  int64_t rows = 0;
+  for (const nlohmann::json& d : listed) {
+    rows += d["rows"].get<int64_t>();
+    EXPECT_LE(d["start_time"].get<int64_t>(), d["end_time"].get<int64_t>());
+    if (d["id"] == "t_all.null.dev_17") {
+      null_region = true;
+      EXPECT_TRUE(d["tags"]["region"].is_null());  // null, not the string "null"
+      EXPECT_EQ(d["segments"], nlohmann::json::parse(R"(["t_all", null, "dev_17"])"));
+    }
+    if (d["id"] == "t_all.east") {
+      trimmed = true;
+      EXPECT_TRUE(d["tags"]["id"].is_null());
+    }
+  }
+  EXPECT_TRUE(null_region && trimmed);
+  EXPECT_EQ(rows, 100000);
+  RunResult tree = RunTsread("devices " + Fixture("tree_nonaligned.tsfile") + " --json");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  const nlohmann::json first = nlohmann::json::parse(tree.out)["devices"][0];
+  EXPECT_TRUE(first["table"].is_null());
+  EXPECT_GT(first["points"].get<int64_t>(), 0);
+}
+
 }  // namespace
 }  // namespace tsread
