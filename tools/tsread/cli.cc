@@ -1,7 +1,6 @@
 #include "cli.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 
