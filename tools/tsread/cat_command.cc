@@ -1,45 +1,58 @@
-// `tsread cat FILE --table T [--columns a,b] [--start T0] [--end T1]` and `tsread cat FILE --tree`:
-// a table's rows or the tree-model points as CSV (cli-contract.md).
+// `tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...` and
+// `tsread cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1]`:
+// a table's rows or the tree-model points as CSV or NDJSON (cli-contract.md, row_writer.h), at
+// most --limit rows.
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "cli.h"
-#include "tsread/read/series_reader.h"
+#include "output.h"
+#include "row_writer.h"
 #include "tsread/read/dataset_scanner.h"
-#include "value_format.h"
+#include "tsread/read/series_reader.h"
 
 namespace tsread::cli {
 namespace {
 
-// Writes CSV text to stdout in large blocks.
-class Output {
- public:
-  std::string& line() { return buffer_; }
-  void MaybeFlush() {
-    if (buffer_.size() >= (1 << 16)) Flush();
-  }
-  void Flush() {
-    std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
-    buffer_.clear();
-  }
-  ~Output() { Flush(); }
+// Why the row loop stopped early without an error.
+constexpr const char* kOutputFailed = "output failed";
 
- private:
-  std::string buffer_;
+struct CatOptions {
+  RowFormat format = RowFormat::kCsv;
+  TimeFormat time_format = TimeFormat::kEpoch;
+  uint64_t limit = std::numeric_limits<uint64_t>::max();
+  TimeRange range;
+  // --tree only: devices (exact or prefix + '.') and measurements; empty = all.
+  std::vector<std::string> devices;
+  std::vector<std::string> measurements;
 };
 
-int CatTable(const Dataset& dataset, const Args& args) {
+// Counts rows against --limit; the loops stop reading once it is reached.
+class RowBudget {
+ public:
+  explicit RowBudget(uint64_t limit) : left_(limit) {}
+  bool done() const { return left_ == 0; }
+  void Take() { --left_; }
+
+ private:
+  uint64_t left_;
+};
+
+int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
   DatasetScanOptions options;
   options.table = args.Get("table").value_or("");  // empty: the input's only table
-  options.columns = ColumnsFromArgs(args);
-  absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
-  if (!range.ok()) return Fail(range.status());
-  options.time_range = *range;
+  absl::StatusOr<std::vector<std::string>> columns = ColumnsFromArgs(args);
+  if (!columns.ok()) return Fail(columns.status());
+  options.columns = *columns;
+  options.time_range = cat.range;
   absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.tag_predicates = *predicates;
@@ -47,14 +60,13 @@ int CatTable(const Dataset& dataset, const Args& args) {
   if (!scanner.ok()) return Fail(scanner.status());
   DatasetScanner::Cursor rows = (*scanner)->OpenCursor();
   const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
-  Output out;
-  out.line() += "time";
-  for (const ProjectedColumn& column : projection) {
-    out.line() += ',';
-    AppendCsvField(out.line(), column.name);
-  }
-  out.line() += '\n';
-  while (true) {
+  std::vector<std::string> names = {"time"};
+  for (const ProjectedColumn& column : projection) names.push_back(column.name);
+  BlockOutput out;
+  RowWriter writer(cat.format, cat.time_format, names, out);
+  writer.Header();
+  RowBudget budget(cat.limit);
+  while (!budget.done()) {
     absl::StatusOr<TableBatch*> batch = rows.Next();
     if (!batch.ok()) {
       out.Flush();
@@ -62,19 +74,23 @@ int CatTable(const Dataset& dataset, const Args& args) {
     }
     if (*batch == nullptr) break;
     const TableBatch& b = **batch;
-    for (size_t r = 0; r < b.num_rows(); ++r) {
-      std::string& line = out.line();
-      absl::StrAppend(&line, b.times[r]);
+    for (size_t r = 0; r < b.num_rows() && !budget.done(); ++r) {
+      writer.Time(b.times[r]);
       for (size_t j = 0; j < projection.size(); ++j) {
-        line += ',';
         if (projection[j].category == ColumnCategory::kTag) {
-          if (std::optional<std::string_view> tag = b.tag(j)) AppendQuoted(line, *tag);
+          if (std::optional<std::string_view> tag = b.tag(j)) {
+            writer.Quoted(*tag);
+          } else {
+            writer.Null();
+          }
         } else if (projection[j].category == ColumnCategory::kField && b.columns[j].IsValid(r)) {
-          AppendValue(line, b.columns[j], r);
+          writer.Value(b.columns[j], r);
+        } else {
+          writer.Null();
         }
       }
-      line += '\n';
-      out.MaybeFlush();
+      budget.Take();
+      if (!writer.EndRow()) return kIoError;  // FinishOutput reports it
     }
   }
   return kOk;
@@ -85,39 +101,55 @@ struct TreeDevice {
   DeviceLocation location;
 };
 
-absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device, Output& out) {
+// Whether a --devices entry selects `device`: the id itself or a prefix ending at a segment.
+bool DeviceSelected(const std::vector<std::string>& filters, const std::string& device) {
+  if (filters.empty()) return true;
+  for (const std::string& f : filters) {
+    if (device == f || (device.size() > f.size() && device.compare(0, f.size(), f) == 0 && device[f.size()] == '.')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device, const CatOptions& cat,
+                           RowWriter& writer, RowBudget& budget) {
   absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries(device.location);
   if (!series.ok()) return series.status();
   std::vector<std::string> measurements;
   for (const TimeseriesMetadata& tsm : *series) {
-    if (!tsm.is_time_column()) measurements.push_back(tsm.measurement);
+    if (tsm.is_time_column()) continue;
+    if (!cat.measurements.empty() &&
+        std::find(cat.measurements.begin(), cat.measurements.end(), tsm.measurement) == cat.measurements.end()) {
+      continue;
+    }
+    measurements.push_back(tsm.measurement);
   }
   std::sort(measurements.begin(), measurements.end());
   for (const std::string& measurement : measurements) {
-    absl::StatusOr<std::unique_ptr<SeriesReader>> points = SeriesReader::Create(reader, device.name, *series, measurement);
+    absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+        SeriesReader::Create(reader, device.name, *series, measurement, cat.range);
     if (!points.ok()) return points.status();
-    while (true) {
+    while (!budget.done()) {
       absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
       if (!batch.ok()) return batch.status();
       if (*batch == nullptr) break;
       const SeriesBatch& b = **batch;
-      for (size_t r = 0; r < b.times.size(); ++r) {
-        if (!b.values.IsValid(r)) continue;
-        std::string& line = out.line();
-        AppendCsvField(line, device.name);
-        line += ',';
-        AppendCsvField(line, measurement);
-        absl::StrAppend(&line, ",", b.times[r], ",");
-        AppendValue(line, b.values, r);
-        line += '\n';
-        out.MaybeFlush();
+      for (size_t r = 0; r < b.times.size() && !budget.done(); ++r) {
+        if (!b.values.IsValid(r) || !cat.range.Contains(b.times[r])) continue;
+        writer.Name(device.name);
+        writer.Name(measurement);
+        writer.Time(b.times[r]);
+        writer.Value(b.values, r);
+        budget.Take();
+        if (!writer.EndRow()) return absl::CancelledError(kOutputFailed);
       }
     }
   }
   return absl::OkStatus();
 }
 
-absl::Status CatTree(const TsFileReader& reader, Output& out) {
+absl::Status CatTree(const TsFileReader& reader, const CatOptions& cat, RowWriter& writer, RowBudget& budget) {
   std::vector<TreeDevice> devices;
   for (const std::string& index : reader.TreeIndexNames()) {
     absl::StatusOr<DeviceIterator> it = reader.Devices(index);
@@ -126,24 +158,29 @@ absl::Status CatTree(const TsFileReader& reader, Output& out) {
       absl::StatusOr<const DeviceEntry*> entry = it->Next();
       if (!entry.ok()) return entry.status();
       if (*entry == nullptr) break;
-      devices.push_back({(*entry)->id.ToString(), (*entry)->location});
+      std::string name = (*entry)->id.ToString();
+      if (DeviceSelected(cat.devices, name)) devices.push_back({std::move(name), (*entry)->location});
     }
   }
   // The contract orders points by device string (index order is segment-wise, §6.4).
   std::stable_sort(devices.begin(), devices.end(), [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });
   for (const TreeDevice& device : devices) {
-    if (absl::Status s = CatTreeDevice(reader, device, out); !s.ok()) return s;
+    if (budget.done()) break;
+    if (absl::Status s = CatTreeDevice(reader, device, cat, writer, budget); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
 // Every file's tree-model points, file after file.
-int CatTrees(const Dataset& dataset) {
-  Output out;
-  out.line() += "device,measurement,time,value\n";
-  for (size_t f = 0; f < dataset.files().size(); ++f) {
+int CatTrees(const Dataset& dataset, const CatOptions& cat) {
+  BlockOutput out;
+  RowWriter writer(cat.format, cat.time_format, {"device", "measurement", "time", "value"}, out);
+  writer.Header();
+  RowBudget budget(cat.limit);
+  for (size_t f = 0; f < dataset.files().size() && !budget.done(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    absl::Status status = reader.ok() ? CatTree(**reader, out) : reader.status();
+    absl::Status status = reader.ok() ? CatTree(**reader, cat, writer, budget) : reader.status();
+    if (status.message() == kOutputFailed && absl::IsCancelled(status)) return kIoError;  // FinishOutput reports it
     if (!status.ok()) {
       out.Flush();
       return Fail(WithFileName(status, dataset.files()[f].path));
@@ -152,16 +189,55 @@ int CatTrees(const Dataset& dataset) {
   return kOk;
 }
 
+// The output and filter flags shared by both forms; a usage error message when one is bad.
+absl::StatusOr<CatOptions> CatOptionsFromArgs(const Args& args) {
+  CatOptions cat;
+  if (std::optional<std::string> format = args.Get("format")) {
+    const std::string f = absl::AsciiStrToLower(*format);
+    if (f == "csv") {
+      cat.format = RowFormat::kCsv;
+    } else if (f == "ndjson") {
+      cat.format = RowFormat::kNdjson;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--format must be csv or ndjson, got \"", *format, "\""));
+    }
+  }
+  if (std::optional<std::string> time_format = args.Get("time-format")) {
+    const std::string f = absl::AsciiStrToLower(*time_format);
+    if (f == "epoch") {
+      cat.time_format = TimeFormat::kEpoch;
+    } else if (f == "iso") {
+      cat.time_format = TimeFormat::kIso;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--time-format must be epoch or iso, got \"", *time_format, "\""));
+    }
+  }
+  if (std::optional<std::string> limit = args.Get("limit")) {
+    const auto r = std::from_chars(limit->data(), limit->data() + limit->size(), cat.limit);
+    if (r.ec != std::errc() || r.ptr != limit->data() + limit->size()) {
+      return absl::InvalidArgumentError(absl::StrCat("--limit needs a row count, got \"", *limit, "\""));
+    }
+  }
+  absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
+  if (!range.ok()) return range.status();
+  cat.range = *range;
+  cat.devices = ListFromFlag(args, "devices");
+  cat.measurements = ListFromFlag(args, "measurements");
+  return cat;
+}
+
 }  // namespace
 
 int RunCat(const Args& args) {
   const bool tree = args.Has("tree");
   if (tree && args.Has("table")) return UsageError("cat takes --table T or --tree, not both");
-  if (tree) {
-    for (const char* flag : {"columns", "start", "end", "where"}) {
-      if (args.Has(flag)) return UsageError(absl::StrCat("cat --tree does not take --", flag));
-    }
+  // Each form's own flags: a flag of the other form is a usage error, never silently ignored.
+  for (const char* flag : tree ? std::vector<const char*>{"columns", "where"}
+                               : std::vector<const char*>{"devices", "measurements"}) {
+    if (args.Has(flag)) return UsageError(absl::StrCat(tree ? "cat --tree" : "cat without --tree", " does not take --", flag));
   }
+  absl::StatusOr<CatOptions> cat = CatOptionsFromArgs(args);
+  if (!cat.ok()) return Fail(cat.status());  // InvalidArgument: a usage error
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
   if (!dataset.ok()) return Fail(dataset.status());
   if (!tree && !args.Has("table") && (*dataset)->TableNames().empty()) {
@@ -169,7 +245,7 @@ int RunCat(const Args& args) {
                                       [](const DatasetFile& f) { return f.has_tree_model; });
     if (has_tree) return UsageError("the input has no table-model table; use --tree for its tree-model points");
   }
-  return tree ? CatTrees(**dataset) : CatTable(**dataset, args);
+  return tree ? CatTrees(**dataset, *cat) : CatTable(**dataset, args, *cat);
 }
 
 }  // namespace tsread::cli

@@ -1,12 +1,14 @@
 #include "cli.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
+#include "time_parse.h"
 #include "tsread/io/file_list.h"
 #include <sys/stat.h>
 
@@ -64,38 +66,48 @@ std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::v
   return args;
 }
 
-namespace {
-
-absl::StatusOr<int64_t> ParseTime(const std::string& flag, const std::string& text) {
-  int64_t v = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs an integer timestamp, got \"", text, "\""));
-  }
-  return v;
-}
-
-}  // namespace
-
 absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args) {
   TimeRange range;
   if (std::optional<std::string> start = args.Get("start")) {
-    absl::StatusOr<int64_t> t = ParseTime("start", *start);
+    absl::StatusOr<int64_t> t = ParseTimeArg("start", *start);
     if (!t.ok()) return t.status();
     range.start = *t;
   }
   if (std::optional<std::string> end = args.Get("end")) {
-    absl::StatusOr<int64_t> t = ParseTime("end", *end);
+    absl::StatusOr<int64_t> t = ParseTimeArg("end", *end);
     if (!t.ok()) return t.status();
     range.end = *t;
+  }
+  // An empty range is almost always swapped arguments, not a wish for no rows.
+  if (range.start > range.end) {
+    return absl::InvalidArgumentError(absl::StrCat("--start ", *args.Get("start"), " is after --end ", *args.Get("end")));
   }
   return range;
 }
 
-std::vector<std::string> ColumnsFromArgs(const Args& args) {
+absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args) {
   std::optional<std::string> columns = args.Get("columns");
-  if (!columns.has_value()) return {};
-  return absl::StrSplit(*columns, ',');
+  if (!columns.has_value()) return std::vector<std::string>();
+  std::vector<std::string> names;
+  for (absl::string_view name : absl::StrSplit(*columns, ',')) {
+    name = absl::StripAsciiWhitespace(name);  // "a, b" as typed by people
+    // The time column always comes first; naming it is allowed and changes nothing.
+    if (name != "time") names.emplace_back(name);
+  }
+  // An empty projection means every column, which is not what `--columns time` asks for.
+  if (names.empty()) return absl::InvalidArgumentError("--columns needs at least one column besides time");
+  return names;
+}
+
+std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag) {
+  std::vector<std::string> items;
+  for (const std::string& value : args.GetAll(flag)) {
+    for (absl::string_view item : absl::StrSplit(value, ',')) {
+      item = absl::StripAsciiWhitespace(item);
+      if (!item.empty()) items.emplace_back(item);
+    }
+  }
+  return items;
 }
 
 absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args) {

@@ -42,10 +42,13 @@ int Fail(const absl::Status& status);
 // Prints a usage error and returns kUsage.
 int UsageError(std::string_view message);
 
-// --start/--end as an inclusive range (InvalidArgument for a non-integer).
+// --start/--end as an inclusive range: integers or ISO-8601 (time_parse.h); InvalidArgument for
+// anything else or a start after the end.
 absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
-// --columns a,b,c (empty when absent).
-std::vector<std::string> ColumnsFromArgs(const Args& args);
+// --columns a,b,c (empty when absent); spaces around names are dropped, `time` is left out.
+absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args);
+// A comma-list flag (repeatable) as its non-empty items, spaces trimmed.
+std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag);
 
 // --where tag=v1[,v2...] (repeatable; `tag=` matches a null tag) as tag predicates.
 absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args);

@@ -1,8 +1,12 @@
-// `tsread devices FILE [--table T]`: one device id per line (segments joined by '.', a null
-// segment as "null"), in index order; without --table every table's devices, then tree devices.
+// `tsread devices INPUT... [--table T] [--json]`: one device id per line (segments joined by '.',
+// a null segment as "null"), in index order; without --table every table's devices, then tree
+// devices. --json: per device its segments and tag values as JSON (null stays null, unlike the
+// text form's "null") and, from metadata, its rows, points and time range.
+#include <algorithm>
 #include <iostream>
 #include <memory>
-#include <unordered_set>
+#include <optional>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "cli.h"
@@ -11,36 +15,125 @@
 namespace tsread::cli {
 namespace {
 
-// Prints the devices under `index_name` not printed before (`seen`: a dataset's files share
-// devices; each is printed once, where it first appears).
-absl::Status PrintDevices(const TsFileReader& reader, const std::string& index_name,
-                          std::unordered_set<std::string>& seen) {
-  absl::StatusOr<DeviceIterator> devices = reader.Devices(index_name);
-  if (!devices.ok()) return devices.status();
-  while (true) {
-    absl::StatusOr<const DeviceEntry*> device = devices->Next();
-    if (!device.ok()) return device.status();
-    if (*device == nullptr) return absl::OkStatus();
-    std::string id = (*device)->id.ToString();
-    if (seen.insert(id).second) std::cout << id << "\n";
-  }
-}
+// One device of the listing; with --json also its counts, summed over the files it is in.
+struct Listed {
+  std::string id;
+  std::optional<std::string> table;  // nullopt: a tree-model device
+  std::vector<std::optional<std::string>> segments;
+  bool aligned = false;
+  uint64_t rows = 0;    // the time column's count (aligned devices)
+  uint64_t points = 0;  // non-null values over the value series
+  bool has_time = false;
+  int64_t start_time = 0, end_time = 0;
 
-absl::Status PrintFileDevices(const TsFileReader& reader, const std::optional<std::string>& table,
-                              std::unordered_set<std::string>& seen) {
-  std::vector<std::string> indexes;
-  if (table.has_value()) {
-    if (reader.metadata().FindIndex(*table) != nullptr) indexes.push_back(*table);
-  } else {
-    for (const TableSchema* schema : reader.Tables()) {
-      if (reader.metadata().FindIndex(schema->name) != nullptr) indexes.push_back(schema->name);
-    }
-    for (const std::string& name : reader.TreeIndexNames()) indexes.push_back(name);
+  void AddTimes(const Statistics& s) {
+    if (s.count == 0) return;
+    start_time = has_time ? std::min(start_time, s.start_time) : s.start_time;
+    end_time = has_time ? std::max(end_time, s.end_time) : s.end_time;
+    has_time = true;
   }
-  for (const std::string& index : indexes) {
-    if (absl::Status s = PrintDevices(reader, index, seen); !s.ok()) return s;
+};
+
+class Listing {
+ public:
+  explicit Listing(bool with_counts) : with_counts_(with_counts) {}
+
+  // Lists the devices under `index_name` (`table`: nullopt for the tree index); a device seen in
+  // an earlier file keeps its place (a dataset's files share devices).
+  absl::Status Add(const TsFileReader& reader, const std::string& index_name, std::optional<std::string> table) {
+    absl::StatusOr<DeviceIterator> devices = reader.Devices(index_name);
+    if (!devices.ok()) return devices.status();
+    while (true) {
+      absl::StatusOr<const DeviceEntry*> device = devices->Next();
+      if (!device.ok()) return device.status();
+      if (*device == nullptr) return absl::OkStatus();
+      std::string id = (*device)->id.ToString();
+      auto [it, inserted] = index_.emplace(id, listed_.size());
+      if (inserted) {
+        Listed entry;
+        entry.id = std::move(id);
+        entry.table = table;
+        (*device)->id.ForEachSegment([&](NullableView s) {
+          entry.segments.push_back(s.has_value() ? std::optional<std::string>(std::string(*s)) : std::nullopt);
+        });
+        listed_.push_back(std::move(entry));
+      }
+      if (with_counts_) {
+        if (absl::Status s = AddCounts(reader, (*device)->location, listed_[it->second]); !s.ok()) return s;
+      }
+    }
+  }
+
+  const std::vector<Listed>& listed() const { return listed_; }
+
+ private:
+  static absl::Status AddCounts(const TsFileReader& reader, const DeviceLocation& location, Listed& entry) {
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries(location);
+    if (!series.ok()) return series.status();
+    for (const TimeseriesMetadata& tsm : *series) {
+      if (tsm.is_time_column()) {
+        entry.aligned = true;
+        entry.rows += tsm.statistics.count;
+      } else {
+        entry.points += tsm.statistics.count;
+      }
+      entry.AddTimes(tsm.statistics);
+    }
+    return absl::OkStatus();
+  }
+
+  bool with_counts_;
+  std::vector<Listed> listed_;
+  std::unordered_map<std::string, size_t> index_;
+};
+
+absl::Status ListFileDevices(const TsFileReader& reader, const std::optional<std::string>& table, Listing& listing) {
+  if (table.has_value()) {
+    if (reader.metadata().FindIndex(*table) == nullptr) return absl::OkStatus();
+    const bool is_table = reader.FindTable(*table) != nullptr;
+    return listing.Add(reader, *table, is_table ? table : std::nullopt);
+  }
+  for (const TableSchema* schema : reader.Tables()) {
+    if (reader.metadata().FindIndex(schema->name) == nullptr) continue;
+    if (absl::Status s = listing.Add(reader, schema->name, schema->name); !s.ok()) return s;
+  }
+  for (const std::string& name : reader.TreeIndexNames()) {
+    if (absl::Status s = listing.Add(reader, name, std::nullopt); !s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+std::string NullableJson(const std::optional<std::string>& s) { return s.has_value() ? JsonString(*s) : "null"; }
+
+// `{"devices": [...]}`; `tags` maps the table's TAG columns (schema order) to segments 1...
+void PrintJson(const std::vector<Listed>& listed, const Dataset& dataset) {
+  std::cout << "{\"devices\": [";
+  for (size_t d = 0; d < listed.size(); ++d) {
+    const Listed& e = listed[d];
+    std::cout << (d ? ",\n  " : "\n  ") << "{\"id\": " << JsonString(e.id) << ", \"table\": " << NullableJson(e.table)
+              << ", \"segments\": [";
+    for (size_t i = 0; i < e.segments.size(); ++i) std::cout << (i ? ", " : "") << NullableJson(e.segments[i]);
+    std::cout << "]";
+    if (e.table.has_value()) {
+      absl::StatusOr<TableSchema> schema = dataset.ReconciledSchema(*e.table);
+      if (schema.ok()) {
+        std::cout << ", \"tags\": {";
+        size_t tag = 0;
+        for (const ColumnSchema& column : schema->columns) {
+          if (column.category != ColumnCategory::kTag) continue;
+          // A missing trailing segment is a null tag (writers trim trailing nulls).
+          const std::optional<std::string> value = tag + 1 < e.segments.size() ? e.segments[tag + 1] : std::nullopt;
+          std::cout << (tag++ ? ", " : "") << JsonString(column.name) << ": " << NullableJson(value);
+        }
+        std::cout << "}";
+      }
+    }
+    if (e.aligned) std::cout << ", \"rows\": " << e.rows;
+    std::cout << ", \"points\": " << e.points;
+    if (e.has_time) std::cout << ", \"start_time\": " << e.start_time << ", \"end_time\": " << e.end_time;
+    std::cout << "}";
+  }
+  std::cout << (listed.empty() ? "]}\n" : "\n ]}\n");
 }
 
 }  // namespace
@@ -49,20 +142,26 @@ int RunDevices(const Args& args) {
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
   if (!dataset.ok()) return Fail(dataset.status());
   const std::optional<std::string> table = args.Get("table");
-  std::unordered_set<std::string> seen;
+  const bool json = args.Has("json");
   bool known = !table.has_value();
   for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
     known |= table.has_value() && ((*reader)->FindTable(*table) != nullptr || (*reader)->metadata().FindIndex(*table) != nullptr);
   }
   if (!known) return UsageError(absl::StrCat("unknown table \"", *table, "\""));
+  Listing listing(json);
   for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
-    if (absl::Status s = PrintFileDevices(**reader, table, seen); !s.ok()) {
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
+    if (absl::Status s = ListFileDevices(**reader, table, listing); !s.ok()) {
       return Fail(WithFileName(s, (*dataset)->files()[f].path));
     }
+  }
+  if (json) {
+    PrintJson(listing.listed(), **dataset);
+  } else {
+    for (const Listed& e : listing.listed()) std::cout << e.id << "\n";
   }
   return kOk;
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "progress_bar.h"
@@ -104,14 +105,18 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
     }
   }
   if (std::optional<std::string> v = args.Get("compression")) {
-    if (*v == "UNCOMPRESSED") {
+    // The writer's codecs (page_compressor.cc); SNAPPY and GZIP are read but not written.
+    const std::string name = absl::AsciiStrToUpper(*v);
+    if (name == "UNCOMPRESSED" || name == "NONE") {
       options.compression = Compression::kUncompressed;
-    } else if (*v == "LZ4") {
+    } else if (name == "LZ4") {
       options.compression = Compression::kLz4;
-    } else if (*v == "ZSTD") {
+    } else if (name == "ZSTD") {
       options.compression = Compression::kZstd;
+    } else if (name == "SNAPPY" || name == "GZIP") {
+      return "--compression " + *v + " is not supported by the writer (supported: UNCOMPRESSED, LZ4, ZSTD)";
     } else {
-      return "bad --compression " + *v + " (UNCOMPRESSED, LZ4 or ZSTD)";
+      return "bad --compression " + *v + " (supported: UNCOMPRESSED, LZ4, ZSTD)";
     }
   }
   return std::nullopt;
@@ -208,6 +213,20 @@ absl::StatusOr<uint64_t> WriteSlice(const std::string& path, const GenOptions& o
   return writer->bytes_written();
 }
 
+// Why writing to `out` would destroy something (without --force): an existing file, or a
+// directory that is not empty; nullopt when it is safe.
+std::optional<std::string> OverwriteRefusal(const std::string& out, bool directory, bool force) {
+  if (force) return std::nullopt;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(out, error);
+  if (!std::filesystem::exists(status)) return std::nullopt;
+  if (directory && std::filesystem::is_directory(status)) {
+    if (std::filesystem::is_empty(out, error) || error) return std::nullopt;
+    return out + ": the directory is not empty (--force writes into it anyway)";
+  }
+  return out + ": exists (--force overwrites it)";
+}
+
 }  // namespace
 
 int RunGen(const Args& args) {
@@ -216,6 +235,9 @@ int RunGen(const Args& args) {
   const auto start = std::chrono::steady_clock::now();
   const std::string& out = args.positional[0];
   const size_t files = std::max<size_t>(1, options.files);
+  if (std::optional<std::string> refusal = OverwriteRefusal(out, options.files > 0, args.Has("force"))) {
+    return UsageError(*refusal);
+  }
   if (options.files > 0) {
     std::error_code error;
     std::filesystem::create_directories(out, error);
@@ -228,7 +250,7 @@ int RunGen(const Args& args) {
     const size_t rows = options.rows * (slice + 1) / files - first_row;
     const std::string path = options.files > 0 ? absl::StrFormat("%s/part-%05d.tsfile", out, slice) : out;
     absl::StatusOr<uint64_t> written = WriteSlice(path, options, slice, first_row, rows, progress);
-    if (!written.ok()) return Fail(written.status());
+    if (!written.ok()) return Fail(WithFileName(written.status(), path));
     bytes += *written;
   }
   progress.Finish();

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli.h"
+#include "column_details.h"
 #include "tsread/read/file_summary.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -41,10 +42,17 @@ void PrintFileJson(const FileSummary& summary, std::ostream& out) {
   }
 }
 
-void PrintJson(const FileSummary& summary, std::ostream& out) {
-  out << "{";
-  PrintFileJson(summary, out);
-  out << "}\n";
+// With --columns: the file's column details after its summary (text) or as a key (JSON).
+absl::Status PrintDetails(const TsFileReader& reader, bool json, std::ostream& out) {
+  absl::StatusOr<std::vector<TableDetails>> details = CollectColumnDetails(reader);
+  if (!details.ok()) return details.status();
+  if (json) {
+    out << ",\n ";
+    PrintDetailsJson(*details, out);
+  } else {
+    PrintDetailsText(*details, out);
+  }
+  return absl::OkStatus();
 }
 
 void PrintText(const std::string& path, const FileSummary& summary, std::ostream& out) {
@@ -71,14 +79,14 @@ struct TableTotals {
 };
 
 // Every file's summary, then the dataset's: per table the reconciled columns and the totals.
-int RunDatasetInfo(const Dataset& dataset, bool json) {
+int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
   std::vector<FileSummary> summaries(dataset.files().size());
   std::map<std::string, TableTotals> tables;
   TreeSummary tree;
   bool has_tree = false;
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    if (!reader.ok()) return Fail(reader.status());
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), dataset.files()[f].path));
     absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
     if (!summary.ok()) return Fail(WithFileName(summary.status(), dataset.files()[f].path));
     for (const TableSummary& t : summary->tables) {
@@ -104,15 +112,20 @@ int RunDatasetInfo(const Dataset& dataset, bool json) {
       std::cout << (f ? ",\n  " : "{\"files\": [\n  ") << "{\"path\": " << JsonString(dataset.files()[f].path)
                 << ", \"size\": " << dataset.files()[f].size << ", ";
       PrintFileJson(summaries[f], std::cout);
-      std::cout << "}";
     }
+    if (columns) {
+      if (absl::Status s = PrintDetails(**reader, json, std::cout); !s.ok()) {
+        return Fail(WithFileName(s, dataset.files()[f].path));
+      }
+    }
+    if (json) std::cout << "}";
   }
   if (json) std::cout << "\n ],\n \"tables\": [";
   if (!json) std::cout << "dataset: " << dataset.files().size() << " files\n";
   size_t t = 0;
   for (const auto& [name, totals] : tables) {
     absl::StatusOr<TableSchema> schema = dataset.ReconciledSchema(name);
-    if (!schema.ok()) return Fail(schema.status());
+    if (!schema.ok()) return Fail(schema.status());  // names the files that disagree
     if (json) {
       std::cout << (t++ ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(name) << ", ";
       PrintColumnsJson(*schema, std::cout);
@@ -150,18 +163,24 @@ int RunInfo(const Args& args) {
   if (!IsSingleFile(args)) {
     absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
     if (!dataset.ok()) return Fail(dataset.status());
-    return RunDatasetInfo(**dataset, args.Has("json"));
+    return RunDatasetInfo(**dataset, args.Has("json"), args.Has("columns"));
   }
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
   absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
-  if (!summary.ok()) return Fail(summary.status());
-  if (args.Has("json")) {
-    PrintJson(*summary, std::cout);
+  if (!summary.ok()) return Fail(WithFileName(summary.status(), path));
+  const bool json = args.Has("json");
+  if (json) {
+    std::cout << "{";
+    PrintFileJson(*summary, std::cout);
   } else {
     PrintText(path, *summary, std::cout);
   }
+  if (args.Has("columns")) {
+    if (absl::Status s = PrintDetails(**reader, json, std::cout); !s.ok()) return Fail(WithFileName(s, path));
+  }
+  if (json) std::cout << "}\n";
   return kOk;
 }
 

@@ -5,6 +5,12 @@
 #include <vector>
 
 #include "cli.h"
+#include "help.h"
+#include "output.h"
+
+#ifndef TSREAD_VERSION
+#define TSREAD_VERSION "unknown"
+#endif
 
 namespace {
 
@@ -12,61 +18,85 @@ struct Command {
   const char* name;
   std::vector<std::string> value_flags;
   std::vector<std::string> bool_flags;
+  bool takes_many;  // several inputs (a dataset) or exactly one file
   int (*run)(const tsread::cli::Args&);
 };
 
-constexpr const char* kUsage =
-    "usage: tsread <command> INPUT... [options]\n"
-    "INPUT: a file, a directory (every *.tsfile below it) or a glob (data/**/*.tsfile); info, devices,\n"
-    "cat and scan read several as one dataset. --table may be left out when the input has one table.\n"
-    "commands:\n"
-    "  info INPUT... [--json]      tables, columns, devices and rows, from metadata only\n"
-    "  devices INPUT... [--table T]   one device id per line\n"
-    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
-    "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
-    "                              a table's rows as CSV\n"
-    "  cat INPUT... --tree         tree-model points as device,measurement,time,value CSV\n"
-    "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
-    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
-    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
-    "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD]\n"
-    "       [--page-points N] [--fields N] [--null-ratio X] [--files N]   write a benchmark-shaped table file\n"
-    "                              (--files N: N time slices of every device in directory OUT)\n";
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"info", {}, {"json", "columns"}, true, tsread::cli::RunInfo},
+      {"devices", {"table"}, {"json"}, true, tsread::cli::RunDevices},
+      {"sketch", {}, {}, false, tsread::cli::RunSketch},
+      {"cat",
+       {"table", "columns", "start", "end", "where", "devices", "measurements", "limit", "format", "time-format"},
+       {"tree"},
+       true,
+       tsread::cli::RunCat},
+      {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, true, tsread::cli::RunScan},
+      {"verify", {}, {}, false, tsread::cli::RunVerify},
+      {"gen",
+       {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"},
+       {"force"},
+       false,
+       tsread::cli::RunGen},
+  };
+  return commands;
+}
+
+const Command* FindCommand(const std::string& name) {
+  for (const Command& command : Commands()) {
+    if (name == command.name) return &command;
+  }
+  return nullptr;
+}
+
+bool IsHelpFlag(const std::string& arg) { return arg == "--help" || arg == "-h"; }
+
+// `tsread help [CMD]`: the overview or one command's help on stdout.
+int RunHelp(const std::vector<std::string>& rest) {
+  if (rest.empty()) {
+    std::cout << tsread::cli::OverviewHelp();
+    return tsread::cli::kOk;
+  }
+  const std::string help = tsread::cli::CommandHelp(rest[0]);
+  if (help.empty()) return tsread::cli::UsageError("help: unknown command " + rest[0]);
+  std::cout << help;
+  return tsread::cli::kOk;
+}
+
+int Run(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << tsread::cli::OverviewHelp();
+    return tsread::cli::kUsage;
+  }
+  const std::string name = argv[1];
+  const std::vector<std::string> rest(argv + 2, argv + argc);
+  if (IsHelpFlag(name)) return RunHelp({});
+  if (name == "help") return RunHelp(rest);
+  if (name == "--version") {
+    std::cout << "tsread " << TSREAD_VERSION << "\n";
+    return tsread::cli::kOk;
+  }
+  const Command* command = FindCommand(name);
+  if (command == nullptr) {
+    std::cerr << "tsread: unknown command " << name << "\n" << tsread::cli::OverviewHelp();
+    return tsread::cli::kUsage;
+  }
+  // `tsread CMD ... --help` asks for help wherever the flag is.
+  for (const std::string& arg : rest) {
+    if (IsHelpFlag(arg)) return RunHelp({name});
+  }
+  std::optional<tsread::cli::Args> args = tsread::cli::ParseArgs(rest, command->value_flags, command->bool_flags);
+  if (!args.has_value()) return tsread::cli::kUsage;
+  if (args->positional.empty() || (!command->takes_many && args->positional.size() != 1)) {
+    return tsread::cli::UsageError(name + (command->takes_many ? " takes FILE|DIR|GLOB..." : " takes one FILE"));
+  }
+  return command->run(*args);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<Command> commands = {
-      {"info", {}, {"json"}, tsread::cli::RunInfo},
-      {"devices", {"table"}, {}, tsread::cli::RunDevices},
-      {"sketch", {}, {}, tsread::cli::RunSketch},
-      {"cat", {"table", "columns", "start", "end", "where"}, {"tree"}, tsread::cli::RunCat},
-      {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, tsread::cli::RunScan},
-      {"verify", {}, {}, tsread::cli::RunVerify},
-      {"gen", {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"}, {}, tsread::cli::RunGen},
-  };
-  if (argc < 2) {
-    std::cerr << kUsage;
-    return tsread::cli::kUsage;
-  }
-  const std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
-    std::cout << kUsage;
-    return tsread::cli::kOk;
-  }
-  for (const Command& command : commands) {
-    if (name != command.name) continue;
-    std::optional<tsread::cli::Args> args =
-        tsread::cli::ParseArgs(std::vector<std::string>(argv + 2, argv + argc), command.value_flags, command.bool_flags);
-    if (!args.has_value()) return tsread::cli::kUsage;
-    const std::string command_name = command.name;
-    const bool takes_many = command_name == "info" || command_name == "devices" || command_name == "cat" ||
-                            command_name == "scan";
-    if (args->positional.empty() || (!takes_many && args->positional.size() != 1)) {
-      return tsread::cli::UsageError(command_name + (takes_many ? " takes FILE|DIR|GLOB..." : " takes one FILE"));
-    }
-    return command.run(*args);
-  }
-  std::cerr << "tsread: unknown command " << name << "\n" << kUsage;
-  return tsread::cli::kUsage;
+  tsread::cli::ReserveStdout();
+  return tsread::cli::FinishOutput(Run(argc, argv));
 }

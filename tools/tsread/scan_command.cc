@@ -170,7 +170,9 @@ bool HasExtremes(DataType t) {
 int RunScan(const Args& args) {
   DatasetScanOptions options;
   options.table = args.Get("table").value_or("");  // empty: the input's only table
-  options.columns = ColumnsFromArgs(args);
+  absl::StatusOr<std::vector<std::string>> columns = ColumnsFromArgs(args);
+  if (!columns.ok()) return Fail(columns.status());
+  options.columns = *columns;
   absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
   if (!range.ok()) return Fail(range.status());
   options.time_range = *range;

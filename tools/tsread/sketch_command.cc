@@ -146,17 +146,17 @@ void PrintMetadata(const TsFileReader& reader) {
 int RunSketch(const Args& args) {
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
   std::cout << "-------------------------------- TsFile Sketch --------------------------------\n"
             << "file path: " << path << "\nfile length: " << (*reader)->layout().file_size << "\n\n"
             << "            POSITION|\tCONTENT\n            -------- \t-------\n";
   Line(0, 0, "[magic head] TsFile");
   Line(6, 0, absl::StrCat("[version number] ", (*reader)->version()));
   SketchPrinter printer;
-  if (absl::Status s = WalkDataSection(**reader, printer); !s.ok()) return Fail(s);
+  if (absl::Status s = WalkDataSection(**reader, printer); !s.ok()) return Fail(WithFileName(s, path));
   PrintMetadata(**reader);
   std::cout << "---------------------------- Index Tree -----------------------------\n";
-  if (absl::Status s = PrintIndex(**reader); !s.ok()) return Fail(s);
+  if (absl::Status s = PrintIndex(**reader); !s.ok()) return Fail(WithFileName(s, path));
   std::cout << "---------------------------------- TsFile Sketch End ----------------------------------\n";
   return kOk;
 }

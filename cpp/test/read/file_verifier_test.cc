@@ -24,13 +24,16 @@ TEST_P(VerifierFixtureTest, JavaWrittenFilesVerify) {
   EXPECT_GT(report->chunks, 0u);
   if (GetParam() == "table_enc_SPRINTZ") {
     // The Java SPRINTZ decoder reads a few DOUBLEs back differently from what the writer wrote
-    // (fixtures README, format reference §9.12), so that page's statistics disagree with its data.
-    ASSERT_EQ(report->problems.size(), 1u);
-    EXPECT_THAT(report->problems[0], HasSubstr("f_double"));
-    EXPECT_THAT(report->problems[0], HasSubstr("page statistics min/max"));
+    // (fixtures README, format reference §9.12), so that page's statistics disagree with its data:
+    // a notice (statistics of the values before a lossy encoding), not a problem.
+    EXPECT_TRUE(report->clean()) << report->problems[0];
+    ASSERT_EQ(report->notices.size(), 1u);
+    EXPECT_THAT(report->notices[0], HasSubstr("f_double"));
+    EXPECT_THAT(report->notices[0], HasSubstr("page statistics min/max"));
     return;
   }
   EXPECT_TRUE(report->clean()) << report->problems[0];
+  EXPECT_TRUE(report->notices.empty()) << report->notices[0];
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, VerifierFixtureTest, ::testing::ValuesIn(testing::FixtureStems()),

@@ -104,13 +104,29 @@ class Verifier {
   }
 
  private:
+  static std::string Where(uint64_t offset, const std::string& device, const std::string& column) {
+    return absl::StrCat("offset ", offset, ", device ", device.empty() ? "-" : device, ", column ",
+                        column.empty() ? "-" : column, ": ");
+  }
+
   void Problem(uint64_t offset, const std::string& device, const std::string& column, std::string what) {
     if (report_.problems.size() >= max_problems_) {
       report_.truncated = true;
       return;
     }
-    report_.problems.push_back(absl::StrCat("offset ", offset, ", device ", device.empty() ? "-" : device,
-                                            ", column ", column.empty() ? "-" : column, ": ", what));
+    report_.problems.push_back(absl::StrCat(Where(offset, device, column), what));
+  }
+
+  void Notice(uint64_t offset, const std::string& device, const std::string& column, std::string what) {
+    if (report_.notices.size() < max_problems_) report_.notices.push_back(absl::StrCat(Where(offset, device, column), what));
+  }
+
+  // Whether the chunk's encoding is lossy for its type: its statistics may describe the values
+  // before encoding.
+  static bool LossyEncoding(const ChunkHeader& header) {
+    const bool floating = header.data_type == DataType::kFloat || header.data_type == DataType::kDouble;
+    const std::optional<Encoding> encoding = EncodingFromByte(header.encoding_byte);
+    return floating && encoding.has_value() && (*encoding == Encoding::kSprintz || *encoding == Encoding::kRlbe);
   }
 
   void VerifyDevice(const std::string& device, const DeviceLocation& location) {
@@ -171,7 +187,7 @@ class Verifier {
           aligned_times != nullptr ? TimePagesFor(meta.offset, *aligned_times) : nullptr;
       Observed chunk_observed;
       if (!VerifyChunk(device, column, meta, *chunk, times_in, times_out, chunk_observed)) continue;
-      CompareStatistics(offset, device, column, "chunk", meta.statistics, chunk_observed);
+      CompareStatistics(offset, device, column, "chunk", meta.statistics, chunk_observed, LossyEncoding(chunk->header));
       series_observed.Merge(chunk_observed);
     }
     if (!report_.truncated && series_observed.count != tsm.statistics.count) {
@@ -232,7 +248,8 @@ class Verifier {
       }
       report_.values += page_observed.count;
       if (page.header.statistics.has_value()) {
-        CompareStatistics(page.header.offset, device, column, "page", *page.header.statistics, page_observed);
+        CompareStatistics(page.header.offset, device, column, "page", *page.header.statistics, page_observed,
+                          LossyEncoding(chunk.header));
       }
       if (times_out != nullptr) times_out->push_back(std::move(times));
       observed.Merge(page_observed);
@@ -255,7 +272,7 @@ class Verifier {
   }
 
   void CompareStatistics(uint64_t offset, const std::string& device, const std::string& column, const char* what,
-                         const Statistics& s, const Observed& o) {
+                         const Statistics& s, const Observed& o, bool lossy) {
     if (s.count != o.count) {
       Problem(offset, device, column, absl::StrCat(what, " statistics count ", s.count, ", decoded ", o.count));
       return;
@@ -272,9 +289,13 @@ class Verifier {
                            o.int_max));
     }
     if (o.has_float && (!SameFloat(s.float_min, o.float_min) || !SameFloat(s.float_max, o.float_max))) {
-      Problem(offset, device, column,
-              absl::StrCat(what, " statistics min/max ", s.float_min, "/", s.float_max, ", decoded ", o.float_min,
-                           "/", o.float_max));
+      std::string text = absl::StrCat(what, " statistics min/max ", s.float_min, "/", s.float_max, ", decoded ",
+                                      o.float_min, "/", o.float_max);
+      if (lossy) {
+        Notice(offset, device, column, absl::StrCat(text, " (lossy encoding: statistics of the values before encoding)"));
+      } else {
+        Problem(offset, device, column, std::move(text));
+      }
     }
   }
 

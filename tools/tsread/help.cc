@@ -1,0 +1,125 @@
+#include "help.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace tsread::cli {
+namespace {
+
+constexpr char kOverview[] =
+    "usage: tsread <command> INPUT... [options]\n"
+    "       tsread help COMMAND | tsread COMMAND --help | tsread --version\n"
+    "INPUT: a file, a directory (every *.tsfile below it) or a glob (data/**/*.tsfile); info, devices,\n"
+    "cat and scan read several as one dataset. --table may be left out when the input has one table.\n"
+    "commands:\n"
+    "  info INPUT... [--json] [--columns]   tables, columns, devices and rows, from metadata only\n"
+    "  devices INPUT... [--table T] [--json]   one device id per line\n"
+    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
+    "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso]   a table's rows\n"
+    "  cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1] ...\n"
+    "                              tree-model points as device,measurement,time,value\n"
+    "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
+    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
+    "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD]\n"
+    "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
+    "                              write a benchmark-shaped table file (or N files in directory OUT)\n";
+
+constexpr char kExitCodes[] =
+    "exit codes: 0 success, 1 usage error (unknown flag, table or column, bad value), 2 the file is\n"
+    "corrupt, truncated or unsupported, 3 I/O error (cannot open or read a file, cannot write the output).\n";
+
+constexpr char kTimes[] =
+    "  --start T0, --end T1   inclusive time range. An integer is in the file's time unit (milliseconds\n"
+    "                         unless the file was written otherwise); an ISO-8601 date/time\n"
+    "                         (2023-11-14, 2023-11-14T22:13:20.123, 2023-11-14T22:13:20+02:00; UTC when\n"
+    "                         no zone is given) is converted to epoch milliseconds.\n";
+
+constexpr char kTableSelection[] =
+    "  --table T              the table (may be left out when the input holds one table)\n"
+    "  --columns a,b          the columns, in that order (time always comes first; naming it is allowed)\n"
+    "  --where tag=v1[,v2]    keep only devices whose TAG column `tag` has one of the values; repeat for\n"
+    "                         several tags (AND); `--where tag=` keeps devices whose tag is null\n";
+
+}  // namespace
+
+std::string_view OverviewHelp() { return kOverview; }
+
+std::string CommandHelp(std::string_view command) {
+  std::string text;
+  if (command == "info") {
+    text = absl::StrCat(
+        "usage: tsread info INPUT... [--json] [--columns]\n"
+        "The format version, each table with its columns, devices, rows and time range, and the tree-model\n"
+        "devices, series and points, from metadata only (no data page is read). Several inputs: each file,\n"
+        "then the dataset's totals.\n"
+        "  --json                 one JSON object (cli-contract.md)\n"
+        "  --columns              also per column: type, encodings, compressions, chunks, pages,\n"
+        "                         compressed and uncompressed bytes (from chunk and page headers), and the\n"
+        "                         index statistics (count, time range, numeric min/max)\n");
+  } else if (command == "devices") {
+    text = "usage: tsread devices INPUT... [--table T] [--json]\n"
+           "One device id per line (segments joined by '.', a null segment as \"null\"), in index order;\n"
+           "without --table every table's devices, then the tree-model devices.\n"
+           "  --table T              only this table's devices\n"
+           "  --json                 {\"devices\": [{\"id\", \"table\", \"segments\", \"tags\", \"rows\", \"points\",\n"
+           "                         \"start_time\", \"end_time\"}]}: a null segment or tag is null (not \"null\");\n"
+           "                         counts and time range from metadata, summed over a dataset's files\n";
+  } else if (command == "sketch") {
+    text = "usage: tsread sketch FILE\n"
+           "The byte map of one file: where each chunk group, chunk and page lies, then the index and the\n"
+           "file metadata.\n";
+  } else if (command == "cat") {
+    text = absl::StrCat(
+        "usage: tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "       tsread cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1]\n"
+        "       (both: [--limit N] [--format csv|ndjson] [--time-format epoch|iso])\n"
+        "A table's rows (header `time,` then the columns), in device-index order then time; or with --tree\n"
+        "the tree-model points as device,measurement,time,value, by device, measurement, time.\n",
+        kTableSelection, kTimes,
+        "  --tree                 the tree-model points instead of a table\n"
+        "  --devices d1,d2        (--tree) devices named exactly, or every device below a prefix (root.sg\n"
+        "                         selects root.sg.d1, not root.sg2)\n"
+        "  --measurements m1,m2   (--tree) only these measurements\n"
+        "  --limit N              stop after N rows (reading stops too)\n"
+        "  --format csv|ndjson    CSV (RFC 4180, default) or one JSON object per row: keys are the column\n"
+        "                         names, null is null, numbers are JSON numbers, NaN and Infinity are null,\n"
+        "                         TEXT/STRING are strings, BLOB is a \"0x...\" hex string\n"
+        "  --time-format epoch|iso   the time column as the stored integer (default) or, read as epoch\n"
+        "                         milliseconds, as ISO-8601 UTC (2023-11-14T22:13:20.000Z)\n");
+  } else if (command == "scan") {
+    text = absl::StrCat(
+        "usage: tsread scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "       [--threads N] [--json]\n"
+        "A full scan that decodes every selected column: rows, seconds and rows/s; with --json also each\n"
+        "column's non-null count, min and max.\n",
+        kTableSelection, kTimes,
+        "  --threads N            worker threads, 1 to 256 (default 1)\n"
+        "  --json                 one JSON object (cli-contract.md)\n");
+  } else if (command == "verify") {
+    text = "usage: tsread verify FILE\n"
+           "Checks one file end to end: the index against the data section, every page decoded, page and\n"
+           "chunk statistics against the decoded values, time order. Prints each problem, then OK or\n"
+           "CORRUPT. Statistics that a lossy encoding (SPRINTZ, RLBE on FLOAT/DOUBLE) computed from the\n"
+           "values before encoding are reported as a NOTICE: the file is still OK.\n"
+           "exit 0 when the file is clean (notices included), 2 when a problem was found.\n";
+  } else if (command == "gen") {
+    text = "usage: tsread gen OUT [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]\n"
+           "       [--fields N] [--null-ratio X] [--files N] [--force]\n"
+           "Writes a benchmark-shaped table-model file (table sensors, 1000 devices x 3200 rows by default,\n"
+           "one row per second in milliseconds from 1700000000000).\n"
+           "  --devices N, --rows N  devices, and rows per device (in all files)\n"
+           "  --seed N               random seed (default 42)\n"
+           "  --compression C        UNCOMPRESSED, LZ4 (default) or ZSTD, any letter case\n"
+           "  --page-points N        points per page (default 10000)\n"
+           "  --fields N             field columns (default 5)\n"
+           "  --null-ratio X         share of null field values, 0..1\n"
+           "  --files N              N files in directory OUT, each a consecutive time slice of every device\n"
+           "  --force                overwrite an existing OUT (or write into a non-empty directory)\n";
+  } else {
+    return "";
+  }
+  return absl::StrCat(text, kExitCodes);
+}
+
+}  // namespace tsread::cli
