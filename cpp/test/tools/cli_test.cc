@@ -163,6 +163,26 @@ TEST(CliTest, SketchWalksTheWholeFile) {
   EXPECT_THAT(r.out, HasSubstr("END of TsFile"));
 }
 
+// Expected values from table_multi.sketch.txt, written by the Apache sketch tool (whose page
+// offsets are sometimes off; ours are the exact ones).
+TEST(CliTest, SketchShowsChunkAndPageStatistics) {
+  RunResult r = RunTsread("sketch " + Fixture("table_multi.tsfile"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("                   7|\t\t[marker] 0\n"
+                               "                   8|\t\t[deviceID] tbl_a size=7\n"));
+  EXPECT_THAT(r.out, HasSubstr("                 424|\t[Chunk] of tbl_a.temperature, startTime: 1700000000573 "
+                               "endTime: 1700000599403 count: 545 [minValue:-98.27,maxValue:-79.92,"
+                               "firstValue:-92.6,lastValue:-79.92,sumValue:-49408.169914245605]\n"));
+  EXPECT_THAT(r.out, HasSubstr("                 442|\t\t\t[PageHeader-1]  HeaderSize:46, UncompressedSize:406, "
+                               "CompressedSize:407, startTime: 1700000000573 endTime: 1700000255403 count: 233 "
+                               "[minValue:-98.27,maxValue:-91.59,firstValue:-92.6,lastValue:-97.26,"
+                               "sumValue:-21988.40998840332]\n"));
+  EXPECT_THAT(r.out, HasSubstr("[Chunk] of tbl_a.status, startTime: 1700000000573 endTime: 1700000599403 "
+                               "count: 549 [firstValue:OK,lastValue:ERROR: overheat]\n"));
+  EXPECT_THAT(r.out, HasSubstr("[Chunk] of tbl_a., startTime: 1700000000573 endTime: 1700000599403 count: 600\n"));
+  EXPECT_THAT(r.out, HasSubstr("||||||||||||||||||||| [ChunkGroup] of tbl_a ends\n"));
+}
+
 TEST(CliTest, ScanWhereFiltersDevicesByTag) {
   RunResult all = RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --json --columns region");
   RunResult some = RunTsread("scan " + Fixture("table_alltypes.tsfile") +
