@@ -261,21 +261,25 @@ void PrintMetadata(const TsFileReader& reader) {
          absl::StrCat("[table \"", index.name, "\"] ", ToAbsl(MetaIndexNodeTypeName(index.root.type)), " entries=",
                       index.root.entries.size(), " endOffset=", index.root.end_offset));
   }
-  Line(layout.metadata_offset, 0, absl::StrCat("TableSchemaCnt=", meta.table_schemas.size()));
-  for (const TableSchema& schema : meta.table_schemas) {
-    std::string columns;
-    for (const ColumnSchema& c : schema.columns) {
-      absl::StrAppend(&columns, columns.empty() ? "" : ", ", "[", c.name, ",", ToAbsl(DataTypeName(c.data_type)), ",",
-                      ToAbsl(ColumnCategoryName(c.category)), "]");
+  if (meta.table_schemas_at != 0) {
+    Line(meta.table_schemas_at, 0, absl::StrCat("TableSchemaCnt=", meta.table_schemas.size()));
+    for (const TableSchema& schema : meta.table_schemas) {
+      std::string columns;
+      for (const ColumnSchema& c : schema.columns) {
+        absl::StrAppend(&columns, columns.empty() ? "" : ", ", "[", c.name, ",", ToAbsl(DataTypeName(c.data_type)), ",",
+                        ToAbsl(ColumnCategoryName(c.category)), "]");
+      }
+      Line(meta.table_schemas_at, 1, absl::StrCat("[TableSchema] ", schema.name, " {", columns, "}"));
     }
-    Line(layout.metadata_offset, 1, absl::StrCat("[TableSchema] ", schema.name, " {", columns, "}"));
   }
-  Line(layout.metadata_offset, 0, absl::StrCat("[Meta Offset] ", meta.meta_offset));
-  Line(layout.metadata_offset, 0,
-       absl::StrCat("[Bloom Filter] bytes=", meta.bloom_filter_bits.size(), ", bits=", meta.bloom_filter_bit_count,
-                    ", hashFunctionSize=", meta.bloom_filter_hash_count));
+  Line(meta.meta_offset_at, 0, absl::StrCat("[Meta Offset] ", meta.meta_offset));
+  if (meta.bloom_filter_at != 0) {
+    Line(meta.bloom_filter_at, 0,
+         absl::StrCat("[Bloom Filter] bytes=", meta.bloom_filter_bits.size(), ", bits=", meta.bloom_filter_bit_count,
+                      ", hashFunctionSize=", meta.bloom_filter_hash_count));
+  }
   for (const auto& [key, value] : meta.properties) {
-    Line(layout.metadata_offset, 0, absl::StrCat("[Property] ", key, "=", value.value_or("null")));
+    Line(meta.bloom_filter_at, 0, absl::StrCat("[Property] ", key, "=", value.value_or("null")));
   }
   std::cout << "||||||||||||||||||||| [TsFileMetadata] ends\n";
   Line(layout.file_size - kTailSize, 0, absl::StrCat("[TsFileMetadataSize] ", layout.metadata_size));

@@ -181,6 +181,9 @@ TEST(CliTest, SketchShowsChunkAndPageStatistics) {
                                "count: 549 [firstValue:OK,lastValue:ERROR: overheat]\n"));
   EXPECT_THAT(r.out, HasSubstr("[Chunk] of tbl_a., startTime: 1700000000573 endTime: 1700000599403 count: 600\n"));
   EXPECT_THAT(r.out, HasSubstr("||||||||||||||||||||| [ChunkGroup] of tbl_a ends\n"));
+  // Each metadata field at its own offset (checked against the bytes; the Apache tool says 199142).
+  EXPECT_THAT(r.out, HasSubstr("              198742|\tTableSchemaCnt=3\n"));
+  EXPECT_THAT(r.out, HasSubstr("              199118|\t[Meta Offset] 187987\n"));
 }
 
 TEST(CliTest, ScanWhereFiltersDevicesByTag) {

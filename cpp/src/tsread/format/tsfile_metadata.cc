@@ -142,8 +142,12 @@ absl::StatusOr<TsFileMetadata> ReadTsFileMetadata(std::string_view bytes, uint64
   ByteStream in(bytes, offset);
   const int64_t metadata_pos = static_cast<int64_t>(offset);
   TSREAD_RETURN_IF_ERROR(ReadTableIndex(in, version, metadata_pos, meta));
-  if (version != kVersion3) TSREAD_RETURN_IF_ERROR(ReadTableSchemas(in, meta));
+  if (version != kVersion3) {
+    meta.table_schemas_at = in.offset();
+    TSREAD_RETURN_IF_ERROR(ReadTableSchemas(in, meta));
+  }
   const uint64_t meta_offset_at = in.offset();
+  meta.meta_offset_at = meta_offset_at;
   TSREAD_ASSIGN_OR_RETURN(int64_t meta_offset, in.ReadI64("meta offset"));
   if (meta_offset < static_cast<int64_t>(kHeadSize) || meta_offset >= metadata_pos) {
     return absl::DataLossError(absl::StrCat("corrupt meta offset at offset ", meta_offset_at, ": ", meta_offset,
@@ -151,6 +155,7 @@ absl::StatusOr<TsFileMetadata> ReadTsFileMetadata(std::string_view bytes, uint64
   }
   meta.meta_offset = static_cast<uint64_t>(meta_offset);
   TSREAD_RETURN_IF_ERROR(CheckRootsInIndexArea(meta, offset));
+  if (!in.empty()) meta.bloom_filter_at = in.offset();
   if (version == kVersion3) {
     if (!in.empty()) TSREAD_RETURN_IF_ERROR(ReadBloomFilter(in, /*counts_when_empty=*/true, meta));
   } else if (!in.empty()) {

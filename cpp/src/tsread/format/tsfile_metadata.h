@@ -33,6 +33,10 @@ struct TsFileMetadata {
   uint32_t bloom_filter_bit_count = 0;
   uint32_t bloom_filter_hash_count = 0;
   std::vector<std::pair<std::string, std::optional<std::string>>> properties;
+  // File offsets of the fields after the table index (for `tsread sketch`); 0 when absent.
+  uint64_t table_schemas_at = 0;  // the schema count (V4)
+  uint64_t meta_offset_at = 0;
+  uint64_t bloom_filter_at = 0;   // the bloom filter, then the properties (V4)
 
   const TableSchema* FindSchema(std::string_view table) const;
   const TableIndex* FindIndex(std::string_view table) const;
