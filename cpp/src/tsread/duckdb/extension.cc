@@ -337,6 +337,26 @@ absl::Status Bind(duckdb_bind_info info) {
     options.tag_predicates = bind->predicates;
     auto scanner = tsread::DatasetScanner::Create(*bind->dataset, options);
     if (!scanner.ok()) return scanner.status();
+    // Cardinality from metadata: the planned rows (time column counts) of up to kEstimateFiles
+    // files, scaled by bytes to the whole dataset. Not exact (ignores the time range).
+    constexpr size_t kEstimateFiles = 32;
+    const auto& files = bind->dataset->files();
+    uint64_t rows = 0, sampled_bytes = 0, total_bytes = 0;
+    for (size_t i = 0; i < files.size(); ++i) {
+      total_bytes += files[i].size;
+      if (i >= kEstimateFiles) continue;
+      auto plan = (*scanner)->PlanFile(i, 1);
+      if (!plan.ok()) return plan.status();
+      sampled_bytes += files[i].size;
+      if (!plan->has_value()) continue;
+      auto planned = (*plan)->scanner->planned_rows();
+      if (!planned.ok()) return tsread::WithFileName(planned.status(), files[i].path);
+      rows += *planned;
+    }
+    if (sampled_bytes > 0 && total_bytes > sampled_bytes) {
+      rows = static_cast<uint64_t>(static_cast<double>(rows) * total_bytes / sampled_bytes);
+    }
+    duckdb_bind_set_cardinality(info, rows, /*is_exact=*/false);
   }
 
   duckdb_logical_type time_type =
