@@ -26,12 +26,18 @@ fi
 # for libduckdb.so (what the tests and tools/sql.sh load the extension into). Skipped without npm,
 # or with TSREAD_SKIP_DUCKDB=1; TSREAD_DUCKDB_CACHE overrides the cache directory.
 duckdb_cache=${TSREAD_DUCKDB_CACHE:-$HOME/.cache/tsread/npm}
+if [[ ${TSREAD_SKIP_DUCKDB:-0} != 1 ]] && ! command -v npm >/dev/null; then
+  echo "setup: installing npm (for DuckDB)" >&2
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
 if [[ ${TSREAD_SKIP_DUCKDB:-0} != 1 ]] && command -v npm >/dev/null; then
   if [[ ! -f $duckdb_cache/node_modules/duckdb/src/duckdb/src/include/duckdb_extension.h ||
         ! -f $duckdb_cache/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so ]]; then
     echo "setup: fetching DuckDB (npm) into $duckdb_cache" >&2
     mkdir -p "$duckdb_cache"
     npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$duckdb_cache" \
-      duckdb@1.4.4 @duckdb/node-bindings-linux-x64 >/dev/null
+      duckdb@1.4.4 @duckdb/node-bindings-linux-x64@1.5.6-r.1 >/dev/null
   fi
 fi
