@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -230,44 +231,42 @@ std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanAr
   return Check(DatasetScanner::Create(dataset, args.ToOptions()), &dataset);
 }
 
-// Every row of the scan as Python columns (Collector::Finish). One thread: a cursor whose buffers
-// are moved into the collector; several: an ordered Scan whose batches are copied.
-py::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan) {
+// Every row of the scan as Python columns (Collector::Finish), gathered with the GIL released.
+// One thread: a cursor (its batch buffers are reused page after page); several: an ordered Scan.
+py::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan, bool time_ns) {
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
-  Collector collector(scanner->projection());
+  Collector collector(scanner->projection(), {.float_nan = float_nan, .time_ns = time_ns});
   absl::Status status;
   {
     py::gil_scoped_release nogil;
     if (args.threads <= 1) {
       DatasetScanner::Cursor cursor = scanner->OpenCursor();
-      while (true) {
+      while (status.ok()) {
         absl::StatusOr<TableBatch*> batch = cursor.Next();
         if (!batch.ok()) {
           status = batch.status();
+        } else if (*batch == nullptr) {
           break;
+        } else {
+          status = collector.Append(**batch);
         }
-        if (*batch == nullptr) break;
-        collector.Take(**batch);
       }
     } else {
-      status = scanner->Scan([&](int, const TableBatch& batch) {
-        collector.Copy(batch);
-        return absl::OkStatus();
-      });
+      status = scanner->Scan([&](int, const TableBatch& batch) { return collector.Append(batch); });
     }
   }
   Check(status, &dataset);
-  return collector.Finish({.float_nan = float_nan});
+  return collector.Finish();
 }
 
 // iter_batches: batches of at most batch_rows rows (the scanner cuts pages to that size; pieces
 // are gathered until the next would overflow it).
 class BatchReader {
  public:
-  BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, bool float_nan)
+  BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, bool float_nan, bool time_ns)
       : dataset_(std::move(dataset)), scanner_(MakeScanner(*dataset_, args)), cursor_(scanner_->OpenCursor()),
-        limit_(std::max<size_t>(args.batch_rows, 1)), float_nan_(float_nan), collector_(scanner_->projection()) {}
+        limit_(std::max<size_t>(args.batch_rows, 1)), collector_(scanner_->projection(), {.float_nan = float_nan, .time_ns = time_ns}) {}
 
   // The next batch's columns, or None at the end.
   py::object Next() {
@@ -277,17 +276,17 @@ class BatchReader {
       status = Fill();
     }
     Check(status, dataset_.get());
-    if (collector_.empty()) return py::none();
-    return collector_.Finish({.float_nan = float_nan_});
+    if (collector_.rows() == 0) return py::none();
+    return collector_.Finish();
   }
 
  private:
   absl::Status Fill() {
     while (!done_) {
       if (pending_) {
-        if (!collector_.empty() && collector_.rows() + pending_->num_rows() > limit_) return absl::OkStatus();
-        collector_.Take(*pending_);
-        pending_ = nullptr;
+        if (collector_.rows() > 0 && collector_.rows() + pending_->num_rows() > limit_) return absl::OkStatus();
+        const TableBatch* batch = std::exchange(pending_, nullptr);
+        if (absl::Status s = collector_.Append(*batch); !s.ok()) return s;
         continue;
       }
       absl::StatusOr<TableBatch*> batch = cursor_.Next();
@@ -305,7 +304,6 @@ class BatchReader {
   std::unique_ptr<DatasetScanner> scanner_;
   DatasetScanner::Cursor cursor_;
   size_t limit_;
-  bool float_nan_;
   Collector collector_;
   TableBatch* pending_ = nullptr;  // the cursor's batch, not yet taken
   bool done_ = false;
@@ -337,7 +335,7 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
 }
 
 // Executes one serialized split (in a Dask worker): SplitReader::Open, then its rows.
-py::list ReadSplit(const py::bytes& serialized, bool float_nan) {
+py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns) {
   const std::string bytes = serialized;
   absl::StatusOr<std::unique_ptr<SplitReader>> reader;
   absl::Status status;
@@ -346,16 +344,13 @@ py::list ReadSplit(const py::bytes& serialized, bool float_nan) {
     py::gil_scoped_release nogil;
     reader = SplitReader::Open(bytes);
     if (reader.ok()) {
-      collector.emplace((*reader)->projection());
-      status = (*reader)->Scan([&](const TableBatch& batch) {
-        collector->Copy(batch);
-        return absl::OkStatus();
-      });
+      collector.emplace((*reader)->projection(), ConvertOptions{.float_nan = float_nan, .time_ns = time_ns});
+      status = (*reader)->Scan([&](const TableBatch& batch) { return collector->Append(batch); });
     }
   }
   Check(reader.status());
   Check(status);
-  return collector->Finish({.float_nan = float_nan});
+  return collector->Finish();
 }
 
 // One value of a series as a Python object of its type (DATE and TIMESTAMP as their stored ints).
@@ -455,23 +450,23 @@ PYBIND11_MODULE(_tsread, m) {
       "read_table",
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
          std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, int threads,
-         bool float_nan) {
+         bool float_nan, bool time_ns) {
         return ReadTable(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, 0),
-                         float_nan);
+                         float_nan, time_ns);
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-      py::arg("threads"), py::arg("float_nan"));
+      py::arg("threads"), py::arg("float_nan"), py::arg("time_ns"));
 
   py::class_<BatchReader>(m, "BatchReader")
       .def(py::init([](const PyDataset& ds, std::optional<std::string> table,
                        std::optional<std::vector<std::string>> columns, std::optional<int64_t> start,
-                       std::optional<int64_t> end, std::optional<Tags> tags, size_t batch_rows, bool float_nan) {
+                       std::optional<int64_t> end, std::optional<Tags> tags, size_t batch_rows, bool float_nan, bool time_ns) {
              return std::make_unique<BatchReader>(
                  ds.dataset(), MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, batch_rows),
-                 float_nan);
+                 float_nan, time_ns);
            }),
            py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-           py::arg("batch_rows"), py::arg("float_nan"))
+           py::arg("batch_rows"), py::arg("float_nan"), py::arg("time_ns"))
       .def("next", &BatchReader::Next);
 
   m.def(
@@ -483,6 +478,6 @@ PYBIND11_MODULE(_tsread, m) {
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
       py::arg("split_bytes"));
-  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"));
+  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"));
   m.def("read_tree", &ReadTree, py::arg("dataset"));
 }

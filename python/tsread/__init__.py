@@ -100,6 +100,7 @@ def read_table(path, table=None, columns=None, start=None, end=None, tags=None, 
     options = _value_options(**value_options)
     ds = _dataset(path)
     columns_data = _tsread.read_table(ds._ds, threads=int(threads), float_nan=not options["nullable_float"],
+                                      time_ns=options["time_as"] == "datetime",
                                       **_scan_args(table, columns, start, end, tags))
     return _frame.to_frame(columns_data, options)
 
@@ -110,6 +111,7 @@ def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None
     options = _value_options(**value_options)
     ds = _dataset(path)
     reader = _tsread.BatchReader(ds._ds, batch_rows=int(batch_rows), float_nan=not options["nullable_float"],
+                                      time_ns=options["time_as"] == "datetime",
                                  **_scan_args(table, columns, start, end, tags))
     while True:
         columns_data = reader.next()

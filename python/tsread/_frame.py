@@ -8,9 +8,6 @@ the pandas dtype for each kind; it never loops over values in Python except for 
 import numpy as np
 import pandas as pd
 
-_NAT = np.iinfo(np.int64).min
-
-
 def _masked_int(values, mask, nullable):
     if mask is None and nullable != "always":
         return values
@@ -38,10 +35,8 @@ def _float(values, mask, nullable_float):
 def _times(values, mask, time_as, nullable):
     if time_as == "int":
         return _masked_int(values, mask, nullable)
-    if mask is not None:
-        values = values.copy()
-        values[mask] = _NAT
-    return values.view("datetime64[ms]")
+    # C++ made them nanoseconds with NaT for null (pandas 1.5 holds datetime64[ns] only).
+    return values.view("datetime64[ns]")
 
 
 def _dates(values, mask, date_as, nullable):

@@ -13,7 +13,7 @@ from . import _frame, _tsread
 
 
 def _read_split(split, options):
-    columns = _tsread.read_split(split, float_nan=not options["nullable_float"])
+    columns = _tsread.read_split(split, float_nan=not options["nullable_float"], time_ns=options["time_as"] == "datetime")
     return _frame.to_frame(columns, options)
 
 
