@@ -56,6 +56,19 @@ def _dates(values, mask, date_as, nullable):
     return days
 
 
+def _categorical(codes, categories):
+    """A Categorical over codes the C++ side made (in range by construction, -1 for null)."""
+    dtype = pd.CategoricalDtype(pd.Index(categories, dtype=object))
+    simple_new = getattr(pd.Categorical, "_simple_new", None)
+    if simple_new is not None:
+        try:
+            # Skips from_codes' O(n) validation of codes that are valid by construction.
+            return simple_new(codes, dtype)
+        except TypeError:
+            pass
+    return pd.Categorical.from_codes(codes, dtype=dtype)
+
+
 def to_series_data(column, options):
     kind = column["kind"]
     values = column["values"]
@@ -66,7 +79,7 @@ def to_series_data(column, options):
     if kind == "timestamp":
         return _times(values, mask, options["time_as"], nullable)
     if kind == "tag":
-        return pd.Categorical.from_codes(values, categories=pd.Index(column["categories"], dtype=object))
+        return _categorical(values, column["categories"])
     if kind in ("int32", "int64"):
         return _masked_int(values, mask, nullable)
     if kind == "bool":
