@@ -5,6 +5,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
 #include <map>
 #include <memory>
 #include <optional>
@@ -268,8 +270,14 @@ class BatchReader {
       : dataset_(std::move(dataset)), scanner_(MakeScanner(*dataset_, args)), cursor_(scanner_->OpenCursor()),
         limit_(std::max<size_t>(args.batch_rows, 1)), collector_(scanner_->projection(), {.float_nan = float_nan, .time_ns = time_ns}) {}
 
-  // The next batch's columns, or None at the end.
+  // The next batch's columns, or None at the end. The cursor is not thread-safe and the GIL is
+  // released while it reads: a second thread calling in meanwhile gets an error, not a race.
   py::object Next() {
+    if (busy_.exchange(true)) throw std::runtime_error("tsread: a batch iterator was used from two threads at once");
+    struct Done {
+      std::atomic<bool>& busy;
+      ~Done() { busy = false; }
+    } done{busy_};
     absl::Status status;
     {
       py::gil_scoped_release nogil;
@@ -307,6 +315,7 @@ class BatchReader {
   Collector collector_;
   TableBatch* pending_ = nullptr;  // the cursor's batch, not yet taken
   bool done_ = false;
+  std::atomic<bool> busy_{false};
 };
 
 // The Dask plan: the scan's projection (name, category, type) and one serialized split per
