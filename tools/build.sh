@@ -12,9 +12,9 @@ case "$type" in
   release) cmake_type=Release ;;
   debug) cmake_type=Debug ;;
   # Sanitizer builds are for tests: no benchmarks.
-  asan) cmake_type=Asan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
-  tsan) cmake_type=Tsan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF) ;;
-  shared) cmake_type=Release; extra=(-DBUILD_SHARED_LIBS=ON -DTSREAD_BUILD_TESTS=OFF -DTSREAD_BUILD_BENCHMARKS=OFF) ;;
+  asan) cmake_type=Asan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF -DTSREAD_BUILD_PYTHON=OFF) ;;
+  tsan) cmake_type=Tsan; extra=(-DTSREAD_BUILD_BENCHMARKS=OFF -DTSREAD_BUILD_PYTHON=OFF) ;;
+  shared) cmake_type=Release; extra=(-DBUILD_SHARED_LIBS=ON -DTSREAD_BUILD_TESTS=OFF -DTSREAD_BUILD_BENCHMARKS=OFF -DTSREAD_BUILD_PYTHON=OFF) ;;
   *) echo "usage: tools/build.sh [release|debug|asan|tsan|shared]" >&2; exit 1 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)

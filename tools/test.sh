@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/test.sh [--quick|--full] — README command 2: installs what is missing, builds, and runs
-# every test stage: the Release suite against ../shared/fixtures, the installed packages and the
+# every test stage: the Release suite against ../shared/fixtures, the Python package's tests, the installed packages and the
 # examples built against them (tools/package_test.sh), then (not with --quick) the
 # suite under ASan+UBSan, the parallel-scan tests under ThreadSanitizer and a smoke run of each
 # libFuzzer target. --full runs the long sweeps (10,000 corruptions per fixture) and 5-minute
@@ -22,6 +22,16 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== stage: release build + tests"
 tools/build.sh release
 (cd build/release && ctest --output-on-failure -j"$jobs" --timeout 900)
+
+echo "== stage: python tests"
+# Debian's interpreter explicitly (another python3 may come first on PATH). pytest exits non-zero
+# when it collects no test (5), which fails this stage like any failure.
+if ! ls build/release/python/tsread/_tsread*.so >/dev/null 2>&1; then
+  echo "python tests: build/release/python/tsread/_tsread*.so missing (pybind11 not found?)" >&2
+  exit 1
+fi
+PYTHONPATH=build/release/python /usr/bin/python3 -c "import tsread, tsread.dask"
+PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 
 echo "== stage: install + examples (static and shared packages; CMake and pkg-config consumers)"
 # --quick checks the static package only (no extra build).

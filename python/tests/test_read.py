@@ -1,0 +1,148 @@
+"""read_table options (projection, time range, tags, threads, dtypes), iter_batches, open()."""
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tsread
+
+
+@pytest.fixture(scope="module")
+def alltypes(fixtures):
+    return fixtures / "table_alltypes.tsfile"
+
+
+@pytest.fixture(scope="module")
+def full(alltypes):
+    return tsread.read_table(alltypes)
+
+
+def test_dtypes(full):
+    d = full.dtypes
+    assert str(d["time"]).startswith("datetime64")
+    assert isinstance(d["region"], pd.CategoricalDtype)
+    assert str(d["f_int32"]) == "Int32" and str(d["f_int64"]) == "Int64" and str(d["f_boolean"]) == "boolean"
+    assert d["f_float"] == np.float32 and d["f_double"] == np.float64
+    assert str(d["f_date"]).startswith("datetime64")
+    text = full["f_text"].dropna()
+    assert all(isinstance(v, str) for v in text)
+    assert all(isinstance(v, bytes) for v in full["f_blob"].dropna())
+    assert full["f_text"].isna().any()
+
+
+def test_plain_dtypes_without_nulls(fixtures):
+    df = tsread.read_table(fixtures / "table_comp_LZ4.tsfile")
+    for name, dtype in df.dtypes.items():
+        if name != "time" and not isinstance(dtype, pd.CategoricalDtype) and dtype != object:
+            if df[name].notna().all():
+                assert isinstance(dtype, np.dtype), (name, dtype)
+
+
+def test_projection(alltypes, full):
+    df = tsread.read_table(alltypes, columns=["f_double", "id"])
+    assert list(df.columns) == ["time", "f_double", "id"]
+    pd.testing.assert_series_equal(df["f_double"], full["f_double"])
+    pd.testing.assert_series_equal(df["id"], full["id"])
+
+
+@pytest.mark.parametrize("kind", ["int", "datetime", "datetime64", "timestamp", "str"])
+def test_time_range(alltypes, full, kind):
+    t = full["time"].astype("int64") // 1_000_000
+    lo, hi = int(t.quantile(0.25)), int(t.quantile(0.5))
+    as_kind = {
+        "int": lambda ms: ms,
+        "datetime": lambda ms: dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=ms),
+        "datetime64": lambda ms: np.datetime64(ms, "ms"),
+        "timestamp": lambda ms: pd.Timestamp(ms, unit="ms"),
+        "str": lambda ms: str(np.datetime64(ms, "ms")),
+    }[kind]
+    df = tsread.read_table(alltypes, start=as_kind(lo), end=as_kind(hi))
+    expected = full[(t >= lo) & (t <= hi)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(df, expected, check_dtype=False, check_categorical=False)
+
+
+def test_tags(alltypes, full):
+    ids = sorted(full["id"].dropna().unique())[:2]
+    df = tsread.read_table(alltypes, tags={"id": ids})
+    expected = full[full["id"].isin(ids)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(df, expected, check_dtype=False, check_categorical=False)
+    one = tsread.read_table(alltypes, tags={"id": ids[0]})
+    assert set(one["id"].unique()) == {ids[0]}
+    nulls = tsread.read_table(alltypes, tags={"region": None})
+    assert len(nulls) == full["region"].isna().sum()
+
+
+def test_threads_equal_one_thread(alltypes, full):
+    pd.testing.assert_frame_equal(tsread.read_table(alltypes, threads=3), full)
+
+
+@pytest.mark.parametrize("batch_rows", [1, 777, 4096, 1 << 20])
+def test_iter_batches_concat_equals_read_table(fixtures, batch_rows):
+    path = fixtures / ("table_comp_LZ4.tsfile" if batch_rows == 1 else "table_alltypes.tsfile")
+    full = tsread.read_table(path, time_as="int", nullable="always")
+    batches = list(tsread.iter_batches(path, batch_rows=batch_rows, time_as="int", nullable="always"))
+    assert all(len(b) <= batch_rows for b in batches)
+    df = pd.concat(batches, ignore_index=True)
+    for name in full.columns:
+        if isinstance(full[name].dtype, pd.CategoricalDtype):
+            df[name] = df[name].astype(object)
+            full[name] = full[name].astype(object)
+    pd.testing.assert_frame_equal(df, full)
+
+
+def test_open_metadata(fixtures):
+    f = tsread.open(fixtures / "table_multi.tsfile")
+    assert f.tables == ["tbl_a", "tbl_b", "tbl_c"]
+    schema = f.schema("tbl_c")
+    assert [c["category"] for c in schema].count("TAG") == 3
+    devices = f.devices("tbl_c")
+    assert devices and set(devices[0]) == {c["name"] for c in schema if c["category"] == "TAG"}
+    info = f.info()
+    assert info["files"][0]["version"] == 4
+    assert info["tables"]["tbl_a"]["rows"] == len(tsread.read_table(f, table="tbl_a"))
+
+
+def test_dataset_glob(fixtures):
+    paths = sorted(fixtures.glob("table_comp_*.tsfile"))
+    df = tsread.read_table(str(fixtures / "table_comp_*.tsfile"))
+    parts = [tsread.read_table(p) for p in paths]
+    assert len(df) == sum(len(p) for p in parts)
+    assert tsread.open([str(p) for p in paths]).files == [str(p) for p in paths]
+
+
+def test_date_as_date(alltypes, full):
+    df = tsread.read_table(alltypes, columns=["f_date"], date_as="date")
+    values = df["f_date"].dropna()
+    assert all(isinstance(v, dt.date) for v in values)
+    assert [pd.Timestamp(v) for v in values[:5]] == list(full["f_date"].dropna()[:5])
+
+
+def test_unknown_table_or_column(alltypes):
+    with pytest.raises(ValueError):
+        tsread.read_table(alltypes, table="nope")
+    with pytest.raises(ValueError):
+        tsread.read_table(alltypes, columns=["nope"])
+
+
+def test_gil_released_during_read(fixtures):
+    """Two threads reading at once both finish with the right rows (the scan drops the GIL)."""
+    import threading
+
+    path = fixtures / "table_alltypes.tsfile"
+    expected = len(tsread.read_table(path, columns=["f_int32"]))
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(len(tsread.read_table(path)))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [expected] * 4
+
+
+def test_tree_dataset_long_form(fixtures):
+    df = tsread.read_tree([fixtures / "tree_aligned.tsfile", fixtures / "tree_nonaligned.tsfile"])
+    assert list(df.columns) == ["device", "measurement", "time", "value"]
+    assert len(df) == len(tsread.read_tree(fixtures / "tree_aligned.tsfile")) + len(
+        tsread.read_tree(fixtures / "tree_nonaligned.tsfile"))

@@ -1,0 +1,73 @@
+"""Normalization of the arguments the readers share: inputs, times and tag filters."""
+
+import datetime as _dt
+import os
+
+import numpy as np
+
+
+def inputs(path):
+    """A path, PathLike, glob, directory or a list of them -> list of str."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        path = [path]
+    return [os.fsdecode(p) for p in path]
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def to_ms(value):
+    """A time bound as int milliseconds since the epoch (tsread's time unit), or None.
+
+    Accepts ints (already ms), datetime (naive = UTC), date, numpy.datetime64, pandas Timestamp
+    and ISO strings. Sub-millisecond parts are truncated toward negative infinity.
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("a time bound cannot be a bool")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, str):
+        value = np.datetime64(value.rstrip("Z"))
+    if isinstance(value, np.datetime64):
+        if np.isnat(value):
+            return None
+        return int(value.astype("datetime64[ms]").astype(np.int64))
+    try:
+        import pandas as pd
+
+        if isinstance(value, pd.Timestamp):
+            if value.tzinfo is not None:
+                value = value.tz_convert("UTC").tz_localize(None)
+            return int(value.value // 1_000_000)
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pass
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=_dt.timezone.utc)
+        delta = value - _EPOCH
+        return (delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
+    if isinstance(value, _dt.date):
+        return (value - _EPOCH.date()).days * 86_400_000
+    raise TypeError(f"cannot use {type(value).__name__} as a time bound")
+
+
+def tags(value):
+    """{tag: value or list of values} -> {tag: [str or None, ...]} (None matches a null tag)."""
+    if value is None:
+        return None
+    out = {}
+    for column, values in dict(value).items():
+        if values is None or isinstance(values, str):
+            values = [values]
+        out[str(column)] = [None if v is None else str(v) for v in values]
+    return out
+
+
+def columns(value):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    return [str(c) for c in value]
