@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/common/calendar.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -208,25 +209,12 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil), without
-// libc time calls.
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
 absl::StatusOr<int32_t> Date32FromYyyyMmDd(int32_t value) {
-  const int64_t y = value / 10000, m = (value / 100) % 100, d = value % 100;
-  static constexpr int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (value < 0 || m < 1 || m > 12 || d < 1 || d > kDaysInMonth[m - 1] || (m == 2 && d == 29 && !leap)) {
+  std::optional<int32_t> days = DaysFromYyyyMmDd(value);
+  if (!days.has_value()) {
     return absl::DataLossError(absl::StrCat("DATE value ", value, " is not a valid yyyyMMdd date"));
   }
-  return static_cast<int32_t>(DaysFromCivil(y, m, d));
+  return *days;
 }
 
 bool IsUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }

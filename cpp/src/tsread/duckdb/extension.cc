@@ -26,6 +26,7 @@ DUCKDB_EXTENSION_EXTERN
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "tsread/common/calendar.h"
 #include "tsread/read/dataset.h"
 #include "tsread/read/dataset_scanner.h"
 
@@ -81,28 +82,6 @@ bool ValidUtf8(std::string_view s) {
     i += len;
   }
   return true;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<int32_t>(era * 146097 + static_cast<int64_t>(doe) - 719468);
-}
-
-// A TsFile DATE (int yyyyMMdd) as DuckDB days; nullopt when it is not a calendar date.
-std::optional<int32_t> DateFromYmd(int32_t v) {
-  if (v < 0) return std::nullopt;
-  int64_t y = v / 10000;
-  unsigned m = static_cast<unsigned>(v / 100 % 100), d = static_cast<unsigned>(v % 100);
-  static const unsigned kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1]) return std::nullopt;
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (m == 2 && d == 29 && !leap) return std::nullopt;
-  return DaysFromCivil(y, m, d);
 }
 
 // A file time (in `unit`) as the output TIMESTAMP value (micros; nanos for kNs); nullopt on overflow.
@@ -538,7 +517,7 @@ absl::Status WriteColumn(const BindData& bind, const tsread::ProjectedColumn& co
           out[r] = 0;
           continue;
         }
-        auto d = DateFromYmd(values.int32s[r]);
+        auto d = tsread::DaysFromYyyyMmDd(values.int32s[r]);
         if (!d) {
           return absl::DataLossError(absl::StrCat(batch.file, ": column ", column.name, ": ", values.int32s[r],
                                                   " is not a yyyyMMdd date"));
