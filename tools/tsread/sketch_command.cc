@@ -257,19 +257,20 @@ void PrintMetadata(const TsFileReader& reader) {
   std::cout << "||||||||||||||||||||| [TsFileMetadata] begins\n";
   Line(layout.metadata_offset, 0, absl::StrCat("TableIndexCnt=", meta.table_index.size()));
   for (const TableIndex& index : meta.table_index) {
-    Line(layout.metadata_offset, 1,
+    Line(index.at, 1,
          absl::StrCat("[table \"", index.name, "\"] ", ToAbsl(MetaIndexNodeTypeName(index.root.type)), " entries=",
                       index.root.entries.size(), " endOffset=", index.root.end_offset));
   }
   if (meta.table_schemas_at != 0) {
     Line(meta.table_schemas_at, 0, absl::StrCat("TableSchemaCnt=", meta.table_schemas.size()));
-    for (const TableSchema& schema : meta.table_schemas) {
+    for (size_t t = 0; t < meta.table_schemas.size(); ++t) {
+      const TableSchema& schema = meta.table_schemas[t];
       std::string columns;
       for (const ColumnSchema& c : schema.columns) {
         absl::StrAppend(&columns, columns.empty() ? "" : ", ", "[", c.name, ",", ToAbsl(DataTypeName(c.data_type)), ",",
                         ToAbsl(ColumnCategoryName(c.category)), "]");
       }
-      Line(meta.table_schemas_at, 1, absl::StrCat("[TableSchema] ", schema.name, " {", columns, "}"));
+      Line(meta.table_schema_at[t], 1, absl::StrCat("[TableSchema] ", schema.name, " {", columns, "}"));
     }
   }
   Line(meta.meta_offset_at, 0, absl::StrCat("[Meta Offset] ", meta.meta_offset));
@@ -278,8 +279,10 @@ void PrintMetadata(const TsFileReader& reader) {
          absl::StrCat("[Bloom Filter] bytes=", meta.bloom_filter_bits.size(), ", bits=", meta.bloom_filter_bit_count,
                       ", hashFunctionSize=", meta.bloom_filter_hash_count));
   }
-  for (const auto& [key, value] : meta.properties) {
-    Line(meta.bloom_filter_at, 0, absl::StrCat("[Property] ", key, "=", value.value_or("null")));
+  if (meta.properties_at != 0) Line(meta.properties_at, 0, absl::StrCat("PropertyCnt=", meta.properties.size()));
+  for (size_t p = 0; p < meta.properties.size(); ++p) {
+    const auto& [key, value] = meta.properties[p];
+    Line(meta.property_at[p], 1, absl::StrCat("[Property] ", key, "=", value.value_or("null")));
   }
   std::cout << "||||||||||||||||||||| [TsFileMetadata] ends\n";
   Line(layout.file_size - kTailSize, 0, absl::StrCat("[TsFileMetadataSize] ", layout.metadata_size));

@@ -184,6 +184,12 @@ TEST(CliTest, SketchShowsChunkAndPageStatistics) {
   // Each metadata field at its own offset (checked against the bytes; the Apache tool says 199142).
   EXPECT_THAT(r.out, HasSubstr("              198742|\tTableSchemaCnt=3\n"));
   EXPECT_THAT(r.out, HasSubstr("              199118|\t[Meta Offset] 187987\n"));
+  // Every metadata field at its own offset (checked against the file's bytes: 198409 holds the
+  // name length of "tbl_a", 198743 that of the first schema's name, 199233 the property count).
+  EXPECT_THAT(r.out, HasSubstr("              198409|\t\t[table \"tbl_a\"] LEAF_DEVICE entries=4"));
+  EXPECT_THAT(r.out, HasSubstr("              198743|\t\t[TableSchema] tbl_a {[site,STRING,TAG]"));
+  EXPECT_THAT(r.out, HasSubstr("              199233|\tPropertyCnt=3\n"));
+  EXPECT_THAT(r.out, HasSubstr("              199234|\t\t[Property] encryptLevel=0\n"));
 }
 
 TEST(CliTest, ScanWhereFiltersDevicesByTag) {

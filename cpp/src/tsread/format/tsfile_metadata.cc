@@ -15,6 +15,7 @@ constexpr size_t kMinTableSchemaEntrySize = 2;
 absl::Status ReadTableIndex(ByteStream& in, uint8_t version, int64_t metadata_pos, TsFileMetadata& meta) {
   if (version == kVersion3) {
     TableIndex index;
+    index.at = in.offset();
     TSREAD_RETURN_IF_ERROR(ReadDeviceIndexNode(in, version, kHeadSize, metadata_pos, index.root));
     meta.table_index.push_back(std::move(index));
     return absl::OkStatus();
@@ -27,6 +28,7 @@ absl::Status ReadTableIndex(ByteStream& in, uint8_t version, int64_t metadata_po
   meta.table_index.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
     TableIndex index;
+    index.at = in.offset();
     TSREAD_ASSIGN_OR_RETURN(std::string_view name, in.ReadVarString("table name"));
     index.name.assign(name);
     TSREAD_RETURN_IF_ERROR(ReadDeviceIndexNode(in, version, kHeadSize, metadata_pos, index.root));
@@ -43,6 +45,7 @@ absl::Status ReadTableSchemas(ByteStream& in, TsFileMetadata& meta) {
   }
   meta.table_schemas.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
+    meta.table_schema_at.push_back(in.offset());
     TSREAD_ASSIGN_OR_RETURN(std::string_view name, in.ReadVarString("table schema name"));
     TSREAD_ASSIGN_OR_RETURN(TableSchema schema, ReadTableSchema(in, std::string(name)));
     meta.table_schemas.push_back(std::move(schema));
@@ -84,7 +87,10 @@ absl::Status ReadProperties(ByteStream& in, TsFileMetadata& meta) {
     return absl::DataLossError(absl::StrCat("corrupt property count at offset ", at, ": ", count));
   }
   meta.properties.clear();
+  meta.property_at.clear();
+  meta.properties_at = at;
   for (int32_t i = 0; i < count; ++i) {
+    meta.property_at.push_back(in.offset());
     TSREAD_ASSIGN_OR_RETURN(std::string_view key, in.ReadVarString("property key"));
     TSREAD_ASSIGN_OR_RETURN(NullableView value, in.ReadNullableVarString("property value"));
     meta.properties.emplace_back(std::string(key), value.has_value() ? std::optional<std::string>(std::string(*value))

@@ -20,6 +20,7 @@ namespace tsread {
 struct TableIndex {
   std::string name;
   DeviceIndexNode root;
+  uint64_t at = 0;  // file offset of the entry (its name; V3: the root node), for `tsread sketch`
 };
 
 struct TsFileMetadata {
@@ -37,6 +38,9 @@ struct TsFileMetadata {
   uint64_t table_schemas_at = 0;  // the schema count (V4)
   uint64_t meta_offset_at = 0;
   uint64_t bloom_filter_at = 0;   // the bloom filter, then the properties (V4)
+  uint64_t properties_at = 0;     // the property count
+  std::vector<uint64_t> table_schema_at;  // per table schema: the offset of its name
+  std::vector<uint64_t> property_at;      // per property: the offset of its key
 
   const TableSchema* FindSchema(std::string_view table) const;
   const TableIndex* FindIndex(std::string_view table) const;
