@@ -6,7 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-tools/build.sh release tsread_cli >/dev/null
+# The build prints its progress on one line instead of a long silence (errors in full).
+echo "== building tsread (Release; a first build takes a few minutes on 2 cores)"
+tools/build.sh release tsread_cli 2>&1 | awk '
+  /^\[ *[0-9]+%\]/ { match($0, /[0-9]+%/); p = substr($0, RSTART, RLENGTH)
+                      if (p != last) { printf "\r   build %s ", p; fflush(); last = p }; next }
+  /error|Error|warning/ { print }'
+echo
 tsread=build/release/tsread
 file=${1:-}
 if [[ -z $file ]]; then

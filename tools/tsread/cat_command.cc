@@ -13,6 +13,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli.h"
 #include "output.h"
 #include "row_writer.h"
@@ -244,6 +245,15 @@ int RunCat(const Args& args) {
     const bool has_tree = std::any_of((*dataset)->files().begin(), (*dataset)->files().end(),
                                       [](const DatasetFile& f) { return f.has_tree_model; });
     if (has_tree) return UsageError("the input has no table-model table; use --tree for its tree-model points");
+  }
+  if (tree) {
+    const bool has_tree = std::any_of((*dataset)->files().begin(), (*dataset)->files().end(),
+                                      [](const DatasetFile& f) { return !f.status.ok() || f.has_tree_model; });
+    const std::vector<std::string> tables = (*dataset)->TableNames();
+    if (!has_tree && !tables.empty()) {
+      return UsageError(absl::StrCat("the input has no tree-model data; read its tables with --table (tables: ",
+                                     absl::StrJoin(tables, ", "), ")"));
+    }
   }
   return tree ? CatTrees(**dataset, *cat) : CatTable(**dataset, args, *cat);
 }

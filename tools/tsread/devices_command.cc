@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -149,7 +150,13 @@ int RunDevices(const Args& args) {
     if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
     known |= table.has_value() && ((*reader)->FindTable(*table) != nullptr || (*reader)->metadata().FindIndex(*table) != nullptr);
   }
-  if (!known) return UsageError(absl::StrCat("unknown table \"", *table, "\""));
+  if (!known) {
+    // The wording of every command's "no such table" (Dataset::ReconciledSchema).
+    const std::vector<std::string> names = (*dataset)->TableNames();
+    return UsageError(absl::StrCat("no table named \"", *table, "\"",
+                                   names.empty() ? " (the input has no table-model table)"
+                                                 : absl::StrCat(" (tables: ", absl::StrJoin(names, ", "), ")")));
+  }
   Listing listing(json);
   for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);

@@ -105,7 +105,7 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
     }
   }
   if (std::optional<std::string> v = args.Get("compression")) {
-    // The writer's codecs (page_compressor.cc); SNAPPY and GZIP are read but not written.
+    // The writer's codecs (page_compressor.cc).
     const std::string name = absl::AsciiStrToUpper(*v);
     if (name == "UNCOMPRESSED" || name == "NONE") {
       options.compression = Compression::kUncompressed;
@@ -113,10 +113,12 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
       options.compression = Compression::kLz4;
     } else if (name == "ZSTD") {
       options.compression = Compression::kZstd;
-    } else if (name == "SNAPPY" || name == "GZIP") {
-      return "--compression " + *v + " is not supported by the writer (supported: UNCOMPRESSED, LZ4, ZSTD)";
+    } else if (name == "SNAPPY") {
+      options.compression = Compression::kSnappy;
+    } else if (name == "GZIP") {
+      options.compression = Compression::kGzip;
     } else {
-      return "bad --compression " + *v + " (supported: UNCOMPRESSED, LZ4, ZSTD)";
+      return "bad --compression " + *v + " (supported: UNCOMPRESSED, LZ4, ZSTD, SNAPPY, GZIP)";
     }
   }
   return std::nullopt;

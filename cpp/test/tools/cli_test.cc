@@ -751,13 +751,37 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   EXPECT_THAT(full_dir.err, HasSubstr("not empty"));
   EXPECT_EQ(RunTsread("gen '" + dir + "' --files 2 --devices 1 --rows 10 --force").exit_code, 0);
   std::filesystem::remove_all(dir);
-  for (const char* codec : {"SNAPPY", "gzip"}) {
-    RunResult r = RunTsread("gen '" + path + "' --compression " + codec);
-    EXPECT_EQ(r.exit_code, 1) << codec;
-    EXPECT_THAT(r.err, HasSubstr("supported: UNCOMPRESSED, LZ4, ZSTD")) << codec;
+  // Codec names in any case, SNAPPY and GZIP included: the file reads back whole.
+  for (const char* codec : {"SNAPPY", "gzip", "Zstd"}) {
+    RunResult r = RunTsread("gen '" + path + "' --force --devices 3 --rows 500 --compression " + codec);
+    ASSERT_EQ(r.exit_code, 0) << codec << r.err;
+    RunResult scan = RunTsread("scan '" + path + "' --json");
+    ASSERT_EQ(scan.exit_code, 0) << codec << scan.err;
+    EXPECT_EQ(nlohmann::json::parse(scan.out)["rows"], 1500) << codec;
+    EXPECT_EQ(RunTsread("verify '" + path + "'").exit_code, 0) << codec;
   }
+  RunResult lzo = RunTsread("gen '" + path + "' --force --compression lzo");
+  EXPECT_EQ(lzo.exit_code, 1);
+  EXPECT_THAT(lzo.err, HasSubstr("supported: UNCOMPRESSED, LZ4, ZSTD, SNAPPY, GZIP"));
 }
 
+
+// A table request on a tree-only file points to --tree and the other way round; one wording for an
+// unknown table in every command.
+TEST(CliTest, TableAndTreeRequestsPointToEachOther) {
+  RunResult tree_on_tables = RunTsread("cat " + Fixture("table_multi.tsfile") + " --tree");
+  EXPECT_EQ(tree_on_tables.exit_code, 1);
+  EXPECT_THAT(tree_on_tables.err, HasSubstr("with --table"));
+  EXPECT_THAT(tree_on_tables.err, HasSubstr("tbl_a, tbl_b, tbl_c"));
+  RunResult table_on_tree = RunTsread("cat " + Fixture("tree_aligned.tsfile"));
+  EXPECT_EQ(table_on_tree.exit_code, 1);
+  EXPECT_THAT(table_on_tree.err, HasSubstr("use --tree"));
+  for (const char* command : {"cat", "scan", "devices"}) {
+    RunResult r = RunTsread(std::string(command) + " " + Fixture("table_multi.tsfile") + " --table nope");
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_THAT(r.err, HasSubstr("no table named \"nope\" (tables: tbl_a, tbl_b, tbl_c)")) << command;
+  }
+}
 
 TEST(CliMetadataTest, InfoColumnsAndDevicesJson) {
   RunResult info = RunTsread("info " + Fixture("table_multi.tsfile") + " --json --columns");

@@ -273,7 +273,8 @@ Case RandomCase(uint64_t seed, const Knobs& knobs) {
     c.schema.columns.push_back(ColumnSchema{"attr", DataType::kString, 0, 0, {}, ColumnCategory::kAttribute});
   }
 
-  const Compression codecs[] = {Compression::kUncompressed, Compression::kLz4, Compression::kZstd};
+  const Compression codecs[] = {Compression::kUncompressed, Compression::kLz4, Compression::kZstd,
+                                Compression::kSnappy, Compression::kGzip};
   c.options.compression = codecs[random() % 3];
   c.options.max_points_per_page = random() % 2 ? 10000 : random() % 40 + 1;
   c.options.max_page_bytes = random() % 2 ? 64 * 1024 : random() % 400 + 16;
@@ -469,9 +470,9 @@ TEST(TsFileWriterTest, RefusesBadSchemasAndOptions) {
   TableSchema vector = SmallSchema();
   vector.columns[1].data_type = DataType::kVector;
   EXPECT_FALSE(TsFileWriter::CreateInMemory(&bytes, vector).ok());
-  TableWriterOptions snappy;
-  snappy.compression = Compression::kSnappy;
-  EXPECT_EQ(TsFileWriter::CreateInMemory(&bytes, SmallSchema(), snappy).status().code(),
+  TableWriterOptions lzo;
+  lzo.compression = Compression::kLzo;
+  EXPECT_EQ(TsFileWriter::CreateInMemory(&bytes, SmallSchema(), lzo).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(TsFileWriter::Create("/nonexistent-dir/x.tsfile", SmallSchema()).ok());
 }
