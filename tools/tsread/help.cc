@@ -21,7 +21,7 @@ constexpr char kOverview[] =
     "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
-    "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD]\n"
+    "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD|SNAPPY|GZIP]\n"
     "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
     "                              write a benchmark-shaped table file (or N files in directory OUT)\n";
 
@@ -110,7 +110,7 @@ std::string CommandHelp(std::string_view command) {
            "one row per second in milliseconds from 1700000000000).\n"
            "  --devices N, --rows N  devices, and rows per device (in all files)\n"
            "  --seed N               random seed (default 42)\n"
-           "  --compression C        UNCOMPRESSED, LZ4 (default) or ZSTD, any letter case\n"
+           "  --compression C        UNCOMPRESSED, LZ4 (default), ZSTD, SNAPPY or GZIP, any letter case\n"
            "  --page-points N        points per page (default 10000)\n"
            "  --fields N             field columns (default 5)\n"
            "  --null-ratio X         share of null field values, 0..1\n"
