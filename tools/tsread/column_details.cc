@@ -33,16 +33,6 @@ void MergeStatistics(const Statistics& s, ColumnDetail& d) {
   m.float_max = std::max(m.float_max, s.float_max);
 }
 
-std::string CodecText(uint8_t byte) {
-  std::optional<Compression> c = CompressionFromByte(byte);
-  return c.has_value() ? std::string(CompressionName(*c)) : absl::StrCat("UNKNOWN(", byte, ")");
-}
-
-std::string EncodingText(uint8_t byte) {
-  std::optional<Encoding> e = EncodingFromByte(byte);
-  return e.has_value() ? std::string(EncodingName(*e)) : absl::StrCat("UNKNOWN(", byte, ")");
-}
-
 // Adds one series (all its chunks) of a device to `d`.
 absl::Status AddSeries(const TsFileReader& reader, const TimeseriesMetadata& tsm, ReadAhead& ahead, ColumnDetail& d) {
   d.type = tsm.data_type;

@@ -111,16 +111,6 @@ std::string FullStatisticsText(const Statistics& s) {
   return text;
 }
 
-std::string CodecText(uint8_t byte) {
-  std::optional<Compression> c = CompressionFromByte(byte);
-  return c.has_value() ? std::string(CompressionName(*c)) : absl::StrCat("UNKNOWN(", byte, ")");
-}
-
-std::string EncodingText(uint8_t byte) {
-  std::optional<Encoding> e = EncodingFromByte(byte);
-  return e.has_value() ? std::string(EncodingName(*e)) : absl::StrCat("UNKNOWN(", byte, ")");
-}
-
 // Chunk statistics from the index, by the file offset of the chunk's marker byte.
 using ChunkStatisticsMap = std::unordered_map<int64_t, Statistics>;
 

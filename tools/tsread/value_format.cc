@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
@@ -110,6 +111,16 @@ void AppendValue(std::string& out, const ColumnVector& column, size_t row) {
     case DataType::kString: AppendQuoted(out, column.binary(row)); return;
     case DataType::kBlob: AppendBlob(out, column.binary(row)); return;
   }
+}
+
+std::string CodecText(uint8_t byte) {
+  std::optional<Compression> c = CompressionFromByte(byte);
+  return c.has_value() ? std::string(CompressionName(*c)) : absl::StrCat("UNKNOWN(", byte, ")");
+}
+
+std::string EncodingText(uint8_t byte) {
+  std::optional<Encoding> e = EncodingFromByte(byte);
+  return e.has_value() ? std::string(EncodingName(*e)) : absl::StrCat("UNKNOWN(", byte, ")");
 }
 
 }  // namespace tsread::cli

@@ -3,6 +3,7 @@
 #ifndef TSREAD_TOOLS_VALUE_FORMAT_H_
 #define TSREAD_TOOLS_VALUE_FORMAT_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,10 @@ namespace tsread::cli {
 
 // Shortest decimal that parses back (strtof / strtod) to exactly `v`; "NaN", "Infinity",
 // "-Infinity"; integral values keep a ".0" ("-0.0", "5.0").
+// A stored codec or encoding byte by its Apache name, "UNKNOWN(n)" for a byte that names none.
+std::string CodecText(uint8_t byte);
+std::string EncodingText(uint8_t byte);
+
 void AppendFloat(std::string& out, float v);
 void AppendDouble(std::string& out, double v);
 // `s` double-quoted, with quotes doubled (always quoted: TEXT/STRING).
