@@ -153,15 +153,12 @@ absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device,
 absl::Status CatTree(const TsFileReader& reader, const CatOptions& cat, RowWriter& writer, RowBudget& budget) {
   std::vector<TreeDevice> devices;
   for (const std::string& index : reader.TreeIndexNames()) {
-    absl::StatusOr<DeviceIterator> it = reader.Devices(index);
-    if (!it.ok()) return it.status();
-    while (true) {
-      absl::StatusOr<const DeviceEntry*> entry = it->Next();
-      if (!entry.ok()) return entry.status();
-      if (*entry == nullptr) break;
-      std::string name = (*entry)->id.ToString();
-      if (DeviceSelected(cat.devices, name)) devices.push_back({std::move(name), (*entry)->location});
-    }
+    absl::Status s = reader.ForEachDevice(index, [&](const DeviceEntry& entry) {
+      std::string name = entry.id.ToString();
+      if (DeviceSelected(cat.devices, name)) devices.push_back({std::move(name), entry.location});
+      return absl::OkStatus();
+    });
+    if (!s.ok()) return s;
   }
   // The contract orders points by device string (index order is segment-wise, §6.4).
   std::stable_sort(devices.begin(), devices.end(), [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });

@@ -55,21 +55,15 @@ absl::Status AddSeries(const TsFileReader& reader, const TimeseriesMetadata& tsm
 absl::StatusOr<TableDetails> CollectIndex(const TsFileReader& reader, const std::string& index, bool tree) {
   std::map<std::string, ColumnDetail> columns;
   ReadAhead ahead;
-  absl::StatusOr<DeviceIterator> devices = reader.Devices(index);
-  if (!devices.ok()) return devices.status();
-  while (true) {
-    absl::StatusOr<const DeviceEntry*> device = devices->Next();
-    if (!device.ok()) return device.status();
-    if (*device == nullptr) break;
-    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries((*device)->location);
-    if (!series.ok()) return series.status();
-    for (const TimeseriesMetadata& tsm : *series) {
+  absl::Status status = reader.ForEachDevice(index, [&](const DeviceEntry& device) {
+    return reader.ForEachTimeseries(device.location, [&](TimeseriesMetadata&& tsm) {
       // "" sorts first: the time column leads.
       ColumnDetail& d = columns[tsm.measurement];
       d.name = tsm.is_time_column() ? "time" : tsm.measurement;
-      if (absl::Status s = AddSeries(reader, tsm, ahead, d); !s.ok()) return s;
-    }
-  }
+      return AddSeries(reader, tsm, ahead, d);
+    });
+  });
+  if (!status.ok()) return status;
   TableDetails details{tree ? "" : index, tree, {}};
   for (auto& [name, d] : columns) details.columns.push_back(std::move(d));
   return details;

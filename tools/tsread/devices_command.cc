@@ -42,27 +42,20 @@ class Listing {
   // Lists the devices under `index_name` (`table`: nullopt for the tree index); a device seen in
   // an earlier file keeps its place (a dataset's files share devices).
   absl::Status Add(const TsFileReader& reader, const std::string& index_name, std::optional<std::string> table) {
-    absl::StatusOr<DeviceIterator> devices = reader.Devices(index_name);
-    if (!devices.ok()) return devices.status();
-    while (true) {
-      absl::StatusOr<const DeviceEntry*> device = devices->Next();
-      if (!device.ok()) return device.status();
-      if (*device == nullptr) return absl::OkStatus();
-      std::string id = (*device)->id.ToString();
+    return reader.ForEachDevice(index_name, [&](const DeviceEntry& device) {
+      std::string id = device.id.ToString();
       auto [it, inserted] = index_.emplace(id, listed_.size());
       if (inserted) {
         Listed entry;
         entry.id = std::move(id);
         entry.table = table;
-        (*device)->id.ForEachSegment([&](NullableView s) {
+        device.id.ForEachSegment([&](NullableView s) {
           entry.segments.push_back(s.has_value() ? std::optional<std::string>(std::string(*s)) : std::nullopt);
         });
         listed_.push_back(std::move(entry));
       }
-      if (with_counts_) {
-        if (absl::Status s = AddCounts(reader, (*device)->location, listed_[it->second]); !s.ok()) return s;
-      }
-    }
+      return with_counts_ ? AddCounts(reader, device.location, listed_[it->second]) : absl::OkStatus();
+    });
   }
 
   const std::vector<Listed>& listed() const { return listed_; }

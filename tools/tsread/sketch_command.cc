@@ -117,18 +117,13 @@ using ChunkStatisticsMap = std::unordered_map<int64_t, Statistics>;
 absl::StatusOr<ChunkStatisticsMap> CollectChunkStatistics(const TsFileReader& reader) {
   ChunkStatisticsMap map;
   for (const TableIndex& index : reader.metadata().table_index) {
-    absl::StatusOr<DeviceIterator> devices = reader.Devices(index.name);
-    if (!devices.ok()) return devices.status();
-    while (true) {
-      absl::StatusOr<const DeviceEntry*> device = devices->Next();
-      if (!device.ok()) return device.status();
-      if (*device == nullptr) break;
-      absl::Status s = reader.ForEachTimeseries((*device)->location, [&](TimeseriesMetadata&& tsm) {
+    absl::Status s = reader.ForEachDevice(index.name, [&](const DeviceEntry& device) {
+      return reader.ForEachTimeseries(device.location, [&](TimeseriesMetadata&& tsm) {
         for (ChunkMetadata& chunk : tsm.chunks) map.emplace(chunk.offset, std::move(chunk.statistics));
         return absl::OkStatus();
       });
-      if (!s.ok()) return s;
-    }
+    });
+    if (!s.ok()) return s;
   }
   return map;
 }
@@ -229,14 +224,9 @@ absl::Status PrintIndex(const TsFileReader& reader) {
     std::cout << (index.name.empty() ? "(all devices)" : index.name) << "  root: "
               << MetaIndexNodeTypeName(index.root.type) << " with " << index.root.entries.size()
               << " entries, endOffset=" << index.root.end_offset << "\n";
-    absl::StatusOr<DeviceIterator> devices = reader.Devices(index.name);
-    if (!devices.ok()) return devices.status();
-    while (true) {
-      absl::StatusOr<const DeviceEntry*> device = devices->Next();
-      if (!device.ok()) return device.status();
-      if (*device == nullptr) break;
-      if (absl::Status s = PrintDeviceSeries(reader, **device); !s.ok()) return s;
-    }
+    absl::Status s = reader.ForEachDevice(
+        index.name, [&](const DeviceEntry& device) { return PrintDeviceSeries(reader, device); });
+    if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -61,6 +61,16 @@ std::vector<const TableSchema*> TsFileReader::Tables() const {
 
 const TableSchema* TsFileReader::FindTable(std::string_view name) const { return metadata_.FindSchema(name); }
 
+absl::Status TsFileReader::ForEachDevice(std::string_view index_name,
+                                         const std::function<absl::Status(const DeviceEntry&)>& fn) const {
+  TSREAD_ASSIGN_OR_RETURN(DeviceIterator devices, Devices(index_name));
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* device, devices.Next());
+    if (device == nullptr) return absl::OkStatus();
+    TSREAD_RETURN_IF_ERROR(fn(*device));
+  }
+}
+
 std::vector<std::string> TsFileReader::TreeIndexNames() const {
   std::vector<std::string> names;
   for (const TableIndex& index : metadata_.table_index) {

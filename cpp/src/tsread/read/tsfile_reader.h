@@ -32,6 +32,7 @@ struct DeviceLocation {
 };
 
 class DeviceIterator;
+struct DeviceEntry;
 
 class TsFileReader {
  public:
@@ -57,6 +58,11 @@ class TsFileReader {
   // Devices under the device-index root `index_name` (a table name), lazily in index order.
   // NotFound if there is no such root.
   absl::StatusOr<DeviceIterator> Devices(std::string_view index_name) const;
+  // Calls fn for every device under the root `index_name`, in index order (the entry's id views
+  // index bytes valid during the call); stops at fn's first error. NotFound if there is no such
+  // root.
+  absl::Status ForEachDevice(std::string_view index_name,
+                             const std::function<absl::Status(const DeviceEntry&)>& fn) const;
 
   // Looks a device up by binary search down the device index of root `index_name`
   // (§6.4). nullopt if the device is absent.
