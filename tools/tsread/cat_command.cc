@@ -57,6 +57,9 @@ int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
   absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.tag_predicates = *predicates;
+  absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);
+  if (!memory_budget.ok()) return Fail(memory_budget.status());
+  options.memory_budget = *memory_budget;
   absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(dataset, options);
   if (!scanner.ok()) return Fail(scanner.status());
   DatasetScanner::Cursor rows = (*scanner)->OpenCursor();

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 
@@ -83,6 +84,30 @@ absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args) {
     return absl::InvalidArgumentError(absl::StrCat("--start ", *args.Get("start"), " is after --end ", *args.Get("end")));
   }
   return range;
+}
+
+absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args) {
+  std::optional<std::string> text = args.Get("memory-budget");
+  if (!text.has_value()) return 0;
+  std::string_view digits = *text;
+  int shift = 0;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: break;
+    }
+    if (shift > 0) digits.remove_suffix(1);
+  }
+  uint64_t value = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() || value == 0 ||
+      value > (uint64_t{1} << (62 - shift))) {
+    return absl::InvalidArgumentError(absl::StrCat("--memory-budget needs a positive size in bytes, optionally with K, M or G (",
+                                                   "e.g. 64M), not \"", *text, "\""));
+  }
+  return value << shift;
 }
 
 absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args) {

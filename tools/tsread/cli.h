@@ -45,6 +45,9 @@ int UsageError(std::string_view message);
 // --start/--end as an inclusive range: integers or ISO-8601 (time_parse.h); InvalidArgument for
 // anything else or a start after the end.
 absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
+// --memory-budget SIZE: bytes, or with a K, M or G suffix (powers of 1024); 0 when absent (no
+// budget). InvalidArgument for anything else.
+absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args);
 // --columns a,b,c (empty when absent); spaces around names are dropped, `time` is left out.
 absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args);
 // A comma-list flag (repeatable) as its non-empty items, spaces trimmed.

@@ -15,15 +15,22 @@ constexpr char kOverview[] =
     "  devices INPUT... [--table T] [--json]   one device id per line\n"
     "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
     "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
-    "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso]   a table's rows\n"
+    "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso] [--memory-budget SIZE]\n"
+    "                              a table's rows\n"
     "  cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1] ...\n"
     "                              tree-model points as device,measurement,time,value\n"
     "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
-    "       [--threads N] [--json]  full scan: rows, seconds, rows/s (and column statistics)\n"
+    "       [--threads N] [--memory-budget SIZE] [--json]\n"
+    "                              full scan: rows, seconds, rows/s (and column statistics)\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
     "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD|SNAPPY|GZIP]\n"
     "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
     "                              write a benchmark-shaped table file (or N files in directory OUT)\n";
+
+constexpr char kMemoryBudget[] =
+    "  --memory-budget SIZE   most memory the scan's loaded chunks and page buffers take at once, all\n"
+    "                         threads together (bytes, or 64K, 256M, 1G); threads wait for each other\n"
+    "                         to stay within it; a page or chunk group that alone needs more: exit 2\n";
 
 constexpr char kExitCodes[] =
     "exit codes: 0 success, 1 usage error (unknown flag, table or column, bad value), 2 the file is\n"
@@ -73,7 +80,7 @@ std::string CommandHelp(std::string_view command) {
     text = absl::StrCat(
         "usage: tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
         "       tsread cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1]\n"
-        "       (both: [--limit N] [--format csv|ndjson] [--time-format epoch|iso])\n"
+        "       (both: [--limit N] [--format csv|ndjson] [--time-format epoch|iso]; tables: [--memory-budget SIZE])\n"
         "A table's rows (header `time,` then the columns), in device-index order then time; or with --tree\n"
         "the tree-model points as device,measurement,time,value, by device, measurement, time.\n",
         kTableSelection, kTimes,
@@ -86,15 +93,17 @@ std::string CommandHelp(std::string_view command) {
         "                         names, null is null, numbers are JSON numbers, NaN and Infinity are null,\n"
         "                         TEXT/STRING are strings, BLOB is a \"0x...\" hex string\n"
         "  --time-format epoch|iso   the time column as the stored integer (default) or, read as epoch\n"
-        "                         milliseconds, as ISO-8601 UTC (2023-11-14T22:13:20.000Z)\n");
+        "                         milliseconds, as ISO-8601 UTC (2023-11-14T22:13:20.000Z)\n",
+        kMemoryBudget);
   } else if (command == "scan") {
     text = absl::StrCat(
         "usage: tsread scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
-        "       [--threads N] [--json]\n"
+        "       [--threads N] [--memory-budget SIZE] [--json]\n"
         "A full scan that decodes every selected column: rows, seconds and rows/s; with --json also each\n"
         "column's non-null count, min and max.\n",
         kTableSelection, kTimes,
-        "  --threads N            worker threads, 1 to 256 (default 1)\n"
+        "  --threads N            worker threads, 1 to 256 (default 1)\n",
+        kMemoryBudget,
         "  --json                 one JSON object (cli-contract.md)\n");
   } else if (command == "verify") {
     text = "usage: tsread verify FILE\n"

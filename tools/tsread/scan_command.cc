@@ -179,6 +179,9 @@ int RunScan(const Args& args) {
   absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.tag_predicates = *predicates;
+  absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);
+  if (!memory_budget.ok()) return Fail(memory_budget.status());
+  options.memory_budget = *memory_budget;
   // The statistics are order-independent: let each worker hand its batches over directly.
   options.ordered = false;
   if (std::optional<std::string> threads = args.Get("threads")) {

@@ -147,6 +147,25 @@ TEST(CliTest, CatProjectionAndRange) {
   EXPECT_THAT(r.out, HasSubstr("1700000000573,"));
 }
 
+TEST(CliTest, CatAndScanWithinAMemoryBudget) {
+  // A budget the file fits in: the CSV is unchanged, with 1 thread (cat) and 2 (scan).
+  RunResult r = RunTsread("cat " + Fixture("table_alltypes.tsfile") + " --table t_all --memory-budget 16M");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out == testing::ReadWholeFile(testing::FixturePath("table_alltypes.t_all.csv")));
+  r = RunTsread("scan " + Fixture("table_many_devices.tsfile") + " --threads 2 --memory-budget 4M --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"], 100000);
+  // A chunk group needs more than 1 KiB by itself: exit 2 saying so.
+  r = RunTsread("scan " + Fixture("table_many_devices.tsfile") + " --memory-budget 1K");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("more than the scan's memory budget of 1024 bytes"));
+  for (const char* bad : {"0", "12X", "-5", "M", "99999999999G"}) {
+    r = RunTsread("scan " + Fixture("table_many_devices.tsfile") + " --memory-budget " + bad);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--memory-budget needs a positive size")) << bad;
+  }
+}
+
 TEST(CliTest, DevicesListsOneIdPerLine) {
   RunResult r = RunTsread("devices " + Fixture("table_alltypes.tsfile"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -11,17 +11,20 @@ namespace tsread {
 absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string device_name,
                                         const std::vector<TimeseriesMetadata>& series,
                                         const std::vector<AlignedColumn>& columns, const TimeRange& range,
-                                        const ReadLimits& limits) {
+                                        const ReadLimits& limits, MemoryBudget* budget) {
+  memory_.Attach(budget);
+  if (!memory_.enabled()) chunk_bytes_ = page_bytes_ = 0;
   reader_ = &reader;
   columns_ = &columns;
   range_ = &range;
   limits_ = &limits;
   device_name_ = std::move(device_name);
   series_ = &series;
-  value_chunks_.clear();
+  ReleaseChunks();
   value_chunks_.resize(columns.size());
   value_scratch_.resize(columns.size());
   plan_ = nullptr;
+  group_loaded_ = false;
   next_plan_ = 0;
   return PlanChunkGroups();
 }
@@ -63,31 +66,117 @@ absl::Status AlignedDeviceReader::PlanChunkGroups() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
-  if (next_plan_ >= plans_.size()) return false;
-  plan_ = &plans_[next_plan_++];
-  TSREAD_ASSIGN_OR_RETURN(time_chunk_, LoadChunk(*reader_, plan_->time_chunk->offset, &chunk_reads_));
+void AlignedDeviceReader::ReleaseChunks() {
+  time_chunk_ = ChunkData{};
+  for (std::optional<ChunkData>& chunk : value_chunks_) chunk.reset();
+  group_loaded_ = false;
+  memory_.Shrink(chunk_bytes_);
+  chunk_bytes_ = 0;
+}
+
+void AlignedDeviceReader::FreeBuffers() {
+  ReleaseChunks();
+  time_scratch_ = PageScratch{};
+  for (PageScratch& scratch : value_scratch_) scratch = PageScratch{};
+  std::vector<uint8_t>().swap(keep_);
+  page_bytes_ = 0;
+}
+
+void AlignedDeviceReader::ReleaseMemory() {
+  if (!memory_.enabled()) return;
+  FreeBuffers();
+  memory_.ReleaseAll();
+}
+
+void AlignedDeviceReader::BackOff() {
+  const uint64_t need = memory_.wanted();
+  FreeBuffers();
+  memory_.WaitFor(need);
+}
+
+absl::Status AlignedDeviceReader::InGroup(absl::Status status) const {
+  if (status.ok() || status.code() != absl::StatusCode::kResourceExhausted || !memory_.enabled()) return status;
+  return absl::ResourceExhaustedError(absl::StrCat("device ", device_name_, ", chunk group of the time chunk at offset ",
+                                                   plan_->time_chunk->offset, ": ", status.message()));
+}
+
+absl::Status AlignedDeviceReader::LoadPlannedGroup() {
+  while (true) {
+    absl::Status status = LoadChunksOfPlan();
+    if (!IsMemoryBusy(status)) return InGroup(std::move(status));
+    BackOff();
+  }
+}
+
+absl::Status AlignedDeviceReader::LoadChunksOfPlan() {
+  ReleaseChunks();
+  const uint64_t before = memory_.used();
+  MemoryHold* memory = memory_.enabled() ? &memory_ : nullptr;
+  absl::StatusOr<ChunkData> time_chunk = LoadChunk(*reader_, plan_->time_chunk->offset, &chunk_reads_, memory);
+  chunk_bytes_ = memory_.used() - before;
+  if (!time_chunk.ok()) return time_chunk.status();
+  time_chunk_ = *std::move(time_chunk);
   if (!time_chunk_.header.is_time_column()) {
     return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", time_chunk_.header.offset,
                                             " is not a time column chunk of device ", device_name_));
   }
   for (size_t j = 0; j < columns_->size(); ++j) {
-    value_chunks_[j].reset();
     if (plan_->value_chunks[j] == nullptr) continue;
-    TSREAD_ASSIGN_OR_RETURN(ChunkData chunk, LoadChunk(*reader_, plan_->value_chunks[j]->offset, &chunk_reads_));
+    absl::StatusOr<ChunkData> chunk = LoadChunk(*reader_, plan_->value_chunks[j]->offset, &chunk_reads_, memory);
+    chunk_bytes_ = memory_.used() - before;
+    if (!chunk.ok()) return chunk.status();
     const std::string& name = (*columns_)[j].measurement;
-    if (chunk.header.is_time_column() || chunk.header.measurement != name) {
-      return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk.header.offset, " is \"",
-                                              ToAbsl(chunk.header.measurement), "\", not column \"", name, "\""));
+    if (chunk->header.is_time_column() || chunk->header.measurement != name) {
+      return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk->header.offset, " is \"",
+                                              ToAbsl(chunk->header.measurement), "\", not column \"", name, "\""));
     }
-    if (chunk.pages.empty()) continue;  // an empty value chunk: all null (§8.3)
-    if (chunk.pages.size() != time_chunk_.pages.size()) {
-      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk.header.offset, ": column \"", name,
-                                              "\" has ", chunk.pages.size(), " pages, its time chunk ",
+    if (chunk->pages.empty()) continue;  // an empty value chunk: all null (§8.3)
+    if (chunk->pages.size() != time_chunk_.pages.size()) {
+      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk->header.offset, ": column \"", name,
+                                              "\" has ", chunk->pages.size(), " pages, its time chunk ",
                                               time_chunk_.pages.size()));
     }
-    value_chunks_[j] = std::move(chunk);
+    value_chunks_[j] = *std::move(chunk);
   }
+  group_loaded_ = true;
+  return absl::OkStatus();
+}
+
+uint64_t AlignedDeviceReader::PageWorkBytes(size_t k) const {
+  auto uncompressed = [](const ChunkData& chunk, size_t k) -> uint64_t {
+    return chunk.header.compression_byte == 0 ? 0 : chunk.pages[k].header.uncompressed_size;
+  };
+  const uint64_t rows = PageRowCount(time_chunk_.pages[k], plan_->time_chunk->statistics);
+  uint64_t bytes = uncompressed(time_chunk_, k) + rows * 8;
+  for (size_t j = 0; j < value_chunks_.size(); ++j) {
+    if (!value_chunks_[j].has_value()) continue;
+    // Dense values, spread values and validity; binary values also as views and copied bytes.
+    const DataType type = (*columns_)[j].data_type;
+    const bool binary = type == DataType::kText || type == DataType::kString || type == DataType::kBlob;
+    bytes += uncompressed(*value_chunks_[j], k) * (binary ? 2 : 1) + rows * (binary ? 41 : 17);
+  }
+  return bytes;
+}
+
+absl::Status AlignedDeviceReader::ReservePageWork(size_t k) {
+  const uint64_t work = PageWorkBytes(k);
+  if (work <= page_bytes_) return absl::OkStatus();
+  if (work > memory_.limit()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "device ", device_name_, ": page ", k, " of the chunk group of the time chunk at offset ",
+        plan_->time_chunk->offset, " needs about ", work, " bytes to decode (from its page headers), more than the ",
+        "scan's memory budget of ", memory_.limit(), " bytes (ScanOptions::memory_budget)"));
+  }
+  absl::Status grown = memory_.Grow(work - page_bytes_);
+  if (!grown.ok()) return IsMemoryBusy(grown) ? grown : InGroup(std::move(grown));
+  page_bytes_ = work;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
+  ReleaseChunks();
+  if (next_plan_ >= plans_.size()) return false;
+  plan_ = &plans_[next_plan_++];
   next_page_ = 0;
   return true;
 }
@@ -106,7 +195,18 @@ void AlignedDeviceReader::KeepRowsInRange(std::vector<int64_t>& times, std::vect
 
 absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
   columns.resize(columns_->size());
-  while (plan_ == nullptr || next_page_ >= time_chunk_.pages.size()) {
+  while (true) {
+    if (plan_ != nullptr && !group_loaded_) TSREAD_RETURN_IF_ERROR(LoadPlannedGroup());
+    if (plan_ != nullptr && next_page_ < time_chunk_.pages.size()) {
+      if (!memory_.enabled()) break;
+      absl::Status reserved = ReservePageWork(next_page_);
+      if (!IsMemoryBusy(reserved)) {
+        TSREAD_RETURN_IF_ERROR(reserved);
+        break;
+      }
+      BackOff();  // the group is reloaded, then this page retried
+      continue;
+    }
     TSREAD_ASSIGN_OR_RETURN(bool started, StartNextChunkGroup());
     if (!started) return false;
   }

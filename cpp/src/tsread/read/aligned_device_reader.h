@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/read/chunk_data.h"
 #include "tsread/read/column_vector.h"
+#include "tsread/read/memory_budget.h"
 #include "tsread/read/page_decoder.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -40,10 +41,16 @@ struct AlignedColumn {
 class AlignedDeviceReader {
  public:
   // Starts reading a device from its series metadata. `series`, `columns`, `range` and `limits`
-  // must outlive the reader's use of this device; `device_name` is for error messages.
+  // must outlive the reader's use of this device; `device_name` is for error messages. With a
+  // `budget`, the loaded chunks and the page working memory are accounted in it (memory_budget.h).
   absl::Status Reset(const TsFileReader& reader, std::string device_name,
                      const std::vector<TimeseriesMetadata>& series, const std::vector<AlignedColumn>& columns,
-                     const TimeRange& range, const ReadLimits& limits);
+                     const TimeRange& range, const ReadLimits& limits, MemoryBudget* budget = nullptr);
+
+  // With a budget: frees the loaded chunks and page buffers and gives their bytes back, before the
+  // caller waits for something else (the next NextPage reloads the current chunk group). Without
+  // one: nothing (buffers are kept for reuse).
+  void ReleaseMemory();
 
   // Fills `times` and one ColumnVector per column with the rows of the next page in range
   // (possibly none); false when the device has no more pages.
@@ -57,7 +64,21 @@ class AlignedDeviceReader {
   };
 
   absl::Status PlanChunkGroups();
+  // Moves plan_ to the next chunk group (not loaded yet); false after the last.
   absl::StatusOr<bool> StartNextChunkGroup();
+  // Loads plan_'s chunks within the budget, backing off and reloading while it is busy.
+  absl::Status LoadPlannedGroup();
+  absl::Status LoadChunksOfPlan();
+  // Accounts for page k's working memory (its estimate above the high-water mark kept so far).
+  absl::Status ReservePageWork(size_t k);
+  // Page k's decode memory, estimated from the page headers: uncompressed bodies and decoded rows.
+  uint64_t PageWorkBytes(size_t k) const;
+  // Releases everything held and waits for what the failed request showed is needed.
+  void BackOff();
+  void FreeBuffers();
+  void ReleaseChunks();
+  // `status` with the device and chunk group named (a budget error says what needed the bytes).
+  absl::Status InGroup(absl::Status status) const;
   void KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns);
 
   const TsFileReader* reader_ = nullptr;
@@ -75,6 +96,10 @@ class AlignedDeviceReader {
   ChunkData time_chunk_;
   std::vector<std::optional<ChunkData>> value_chunks_;
   size_t next_page_ = 0;
+  bool group_loaded_ = false;  // plan_'s chunks are in time_chunk_ / value_chunks_
+  MemoryHold memory_;
+  uint64_t chunk_bytes_ = 0;  // accounted for the loaded chunks
+  uint64_t page_bytes_ = 0;   // accounted for page buffers: the largest page work so far
   PageScratch time_scratch_;
   std::vector<PageScratch> value_scratch_;
   std::vector<uint8_t> keep_;

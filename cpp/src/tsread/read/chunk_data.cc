@@ -42,7 +42,8 @@ std::optional<uint64_t> HeaderSizeForName(std::string_view head, uint64_t offset
 
 }  // namespace
 
-absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead) {
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead,
+                                    MemoryHold* memory) {
   const uint64_t data_end = reader.metadata().meta_offset;
   if (offset < static_cast<int64_t>(kHeadSize) || static_cast<uint64_t>(offset) >= data_end) {
     return absl::DataLossError(absl::StrCat("corrupt chunk offset ", offset, ": outside the data section [7, ",
@@ -65,6 +66,7 @@ absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, 
     return absl::DataLossError(absl::StrCat("corrupt chunk header at offset ", at, ": data size ",
                                             chunk.header.data_size, " runs past the data section end ", data_end));
   }
+  if (memory != nullptr) TSREAD_RETURN_IF_ERROR(memory->Grow(total));
   TSREAD_ASSIGN_OR_RETURN(chunk.bytes, ReadData(reader, at, total, data_end, ahead));
   // Re-read the header from the final bytes so that its measurement view points into them.
   ByteStream in(chunk.bytes.bytes(), at);

@@ -12,6 +12,7 @@
 #include "tsread/format/page_header.h"
 #include "tsread/io/buffer.h"
 #include "tsread/io/read_ahead.h"
+#include "tsread/read/memory_budget.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -29,8 +30,11 @@ struct ChunkData {
 
 // Reads the chunk whose marker is at `offset` (a ChunkMetadata offset). Its pages must end
 // before the data section does (§13 item 1). A reader loading many chunks in file order passes
-// its own ReadAhead (one per thread), which reads the data section a window at a time.
-absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead = nullptr);
+// its own ReadAhead (one per thread), which reads the data section a window at a time. With a
+// `memory` hold, the chunk's bytes are accounted for (MemoryHold::Grow) before they are allocated,
+// and its errors (including the busy status) are returned as they are.
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead = nullptr,
+                                    MemoryHold* memory = nullptr);
 
 }  // namespace tsread
 

@@ -62,6 +62,10 @@ absl::StatusOr<std::unique_ptr<DatasetScanner>> DatasetScanner::CreateWithSchema
   options.columns.clear();
   for (const ProjectedColumn& p : projection) options.columns.push_back(p.name);
   options.columns_if_absent = schema.columns;
+  // One budget for the whole dataset scan: every file's scanner shares it (ScanOptions copies).
+  if (options.memory_budget > 0 && options.shared_memory_budget == nullptr) {
+    options.shared_memory_budget = std::make_shared<MemoryBudget>(options.memory_budget);
+  }
   return std::unique_ptr<DatasetScanner>(
       new DatasetScanner(dataset, std::move(options), std::move(schema), std::move(projection)));
 }

@@ -106,6 +106,8 @@ class TableScanner::OrderedScan {
   bool Publish(Decoder& d, size_t s, bool on_caller) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!on_caller) {
+      // Nothing of a memory budget is held while waiting on anything else (memory_budget.h).
+      if (!(stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups)) d.cursor.ReleaseMemory();
       room_.wait(lock, [&] { return stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups; });
     }
     if (stop_) return false;
@@ -200,6 +202,7 @@ class TableScanner::OrderedScan {
         FinishSplit(*s, std::move(status));  // a decode error is delivered at its place
         continue;
       }
+      d.cursor.ReleaseMemory();
       ready_.wait(lock, [&] {
         const SplitState& split = state_[delivering_];
         return !split.groups.empty() || split.done;
@@ -211,6 +214,7 @@ class TableScanner::OrderedScan {
     Decoder d{scanner_.NewCursor(), {}, {}};
     while (true) {
       size_t s;
+      d.cursor.ReleaseMemory();  // before waiting for a split (memory_budget.h)
       {
         std::unique_lock<std::mutex> lock(mutex_);
         std::optional<size_t> claimed;

@@ -108,6 +108,9 @@ absl::StatusOr<std::unique_ptr<TableScanner>> TableScanner::Create(const TsFileR
   if (schema == nullptr) return absl::InvalidArgumentError(absl::StrCat("no table named \"", options.table, "\""));
   TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> projection, ResolveProjection(*schema, options.columns, options.columns_if_absent));
   if (options.num_threads < 1) return absl::InvalidArgumentError("num_threads must be at least 1");
+  if (options.memory_budget > 0 && options.shared_memory_budget == nullptr) {
+    options.shared_memory_budget = std::make_shared<MemoryBudget>(options.memory_budget);
+  }
   std::unique_ptr<TableScanner> scanner(new TableScanner(reader, std::move(options), std::move(projection)));
   TSREAD_RETURN_IF_ERROR(scanner->PlanDevices());
   return scanner;
@@ -229,7 +232,10 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
   if (limit > 0 && slice_begin_ > 0 && slice_begin_ < batch_.num_rows()) return NextSlice(limit);
   while (true) {
     if (!in_device_) {
-      if (next_device_ >= split_.first_device + split_.device_count) return static_cast<TableBatch*>(nullptr);
+      if (next_device_ >= split_.first_device + split_.device_count) {
+        ReleaseMemory();  // an idle cursor holds none of a budget
+        return static_cast<TableBatch*>(nullptr);
+      }
       TSREAD_RETURN_IF_ERROR(StartDevice(scanner_->devices_[next_device_++]));
       in_device_ = true;
     }
@@ -265,7 +271,8 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();
   return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
-                              scanner_->options_.time_range, scanner_->options_.limits);
+                              scanner_->options_.time_range, scanner_->options_.limits,
+                              scanner_->options_.shared_memory_budget.get());
 }
 
 TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {

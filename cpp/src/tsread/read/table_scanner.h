@@ -47,6 +47,14 @@ struct ScanOptions {
   // Columns the file's table may lack (a dataset's schema reconciled by name across files): a
   // projected column absent from the file reads as null with this column's category and type.
   std::vector<ColumnSchema> columns_if_absent;
+  // Most bytes the whole scan (all its threads) holds at once in loaded chunks and page working
+  // memory (estimated from page headers), on top of `limits`; 0 = no budget. A thread that would
+  // exceed it waits for the others; a page or chunk group that alone needs more fails with
+  // ResourceExhausted. See memory_budget.h.
+  uint64_t memory_budget = 0;
+  // The budget object itself, to share one budget between scanners (a dataset's files); set from
+  // memory_budget when empty.
+  std::shared_ptr<MemoryBudget> shared_memory_budget;
 };
 
 // A device that passed the tag predicates, and where its series metadata is.
@@ -104,6 +112,9 @@ class TableScanner {
     absl::StatusOr<TableBatch*> Next();
     // Calls consume for every remaining batch of the split; stops at the first error.
     absl::Status ForEachBatch(const std::function<absl::Status(const TableBatch&)>& consume);
+    // With a memory budget: gives back what the cursor holds (before a wait; the next call of
+    // Next reloads). Without one: nothing.
+    void ReleaseMemory() { device_reader_.ReleaseMemory(); }
 
    private:
     friend class TableScanner;

@@ -1,0 +1,265 @@
+// MemoryBudget and MemoryHold, and scans held to one budget: the same rows as without a budget, the
+// budget's peak never above its limit (two threads sharing a budget one thread needed whole: waits
+// and back-offs), and a clear ResourceExhausted when a chunk group or a page alone needs more.
+#include "tsread/read/memory_budget.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testing/fixtures.h"
+#include "testing/row_key.h"
+#include "tsread/io/random_access_file.h"
+#include "tsread/read/dataset_scanner.h"
+#include "tsread/read/table_scanner.h"
+#include "tsread/read/tsfile_reader.h"
+#include "tsread/write/tsfile_writer.h"
+
+namespace tsread {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+TEST(MemoryBudgetTest, AcquiresWithinTheLimitOnly) {
+  MemoryBudget budget(100);
+  EXPECT_TRUE(budget.TryAcquire(60));
+  EXPECT_FALSE(budget.TryAcquire(41));
+  EXPECT_TRUE(budget.TryAcquire(40));
+  EXPECT_EQ(budget.in_use(), 100u);
+  budget.Release(70);
+  EXPECT_EQ(budget.in_use(), 30u);
+  EXPECT_EQ(budget.peak(), 100u);
+}
+
+TEST(MemoryBudgetTest, AcquireWaitingWaitsForARelease) {
+  MemoryBudget budget(100);
+  ASSERT_TRUE(budget.TryAcquire(80));
+  std::atomic<bool> acquired{false};
+  std::thread waiter([&] {
+    budget.AcquireWaiting(50);
+    acquired = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(acquired.load());  // 80 + 50 > 100: still waiting
+  budget.Release(80);
+  waiter.join();
+  EXPECT_TRUE(acquired.load());
+  EXPECT_EQ(budget.in_use(), 50u);
+}
+
+TEST(MemoryHoldTest, GrowsIntoTheBudgetAndSaysWhenItCannot) {
+  MemoryBudget budget(100);
+  MemoryHold a;
+  MemoryHold b;
+  a.Attach(&budget);
+  b.Attach(&budget);
+  ASSERT_TRUE(a.Grow(70).ok());
+  // More than the whole budget by itself: an error no waiting can fix.
+  absl::Status alone = b.Grow(101);
+  EXPECT_EQ(alone.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(alone.message(), HasSubstr("more than the scan's memory budget of 100 bytes"));
+  EXPECT_FALSE(IsMemoryBusy(alone));
+  // Fits the budget, not what the others leave: busy, and wanted() says how much.
+  absl::Status busy = b.Grow(40);
+  EXPECT_TRUE(IsMemoryBusy(busy));
+  EXPECT_EQ(b.wanted(), 40u);
+  EXPECT_EQ(budget.in_use(), 70u);
+  a.Shrink(50);
+  EXPECT_EQ(budget.in_use(), 20u);
+  b.WaitFor(b.wanted());  // credit: growing within it touches nothing
+  EXPECT_EQ(budget.in_use(), 60u);
+  ASSERT_TRUE(b.Grow(30).ok());
+  EXPECT_EQ(budget.in_use(), 60u);
+  b.ReleaseAll();
+  a.ReleaseAll();
+  EXPECT_EQ(budget.in_use(), 0u);
+}
+
+TEST(MemoryHoldTest, WithoutABudgetEverythingFits) {
+  MemoryHold hold;
+  EXPECT_FALSE(hold.enabled());
+  EXPECT_TRUE(hold.Grow(uint64_t{1} << 62).ok());
+}
+
+// Every row of a scan as canonical text, sorted (workers deliver in any order).
+std::vector<std::string> SortedRows(const TableScanner& scanner) {
+  std::mutex mutex;
+  std::vector<std::string> rows;
+  absl::Status status = scanner.Scan([&](int, const TableBatch& batch) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(testing::RowKey(batch, r));
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(status.ok()) << status;
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+std::unique_ptr<TableScanner> MakeScanner(const TsFileReader& reader, const std::string& table, int threads,
+                                          bool ordered, std::shared_ptr<MemoryBudget> budget) {
+  ScanOptions options;
+  options.table = table;
+  options.num_threads = threads;
+  options.ordered = ordered;
+  options.shared_memory_budget = std::move(budget);
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(reader, options);
+  EXPECT_TRUE(scanner.ok()) << scanner.status();
+  return scanner.ok() ? *std::move(scanner) : nullptr;
+}
+
+struct BudgetCase {
+  const char* fixture;
+  const char* table;
+};
+
+class BudgetedScanTest : public ::testing::TestWithParam<BudgetCase> {};
+
+TEST_P(BudgetedScanTest, TwoThreadsShareWhatOneThreadNeededAndReadTheSameRows) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(testing::FixturePath(GetParam().fixture));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  const std::string table = GetParam().table;
+  const std::vector<std::string> expected = SortedRows(*MakeScanner(**reader, table, 1, true, nullptr));
+  ASSERT_FALSE(expected.empty());
+
+  // What one thread holds at most, measured with a budget too large to bind.
+  auto roomy = std::make_shared<MemoryBudget>(uint64_t{1} << 40);
+  EXPECT_EQ(SortedRows(*MakeScanner(**reader, table, 1, true, roomy)), expected);
+  const uint64_t one_thread = roomy->peak();
+  ASSERT_GT(one_thread, 0u);
+  EXPECT_EQ(roomy->in_use(), 0u);  // everything given back
+
+  // Two threads in that much: they must wait for each other (or back off and reload).
+  for (bool ordered : {true, false}) {
+    auto tight = std::make_shared<MemoryBudget>(one_thread);
+    EXPECT_EQ(SortedRows(*MakeScanner(**reader, table, 2, ordered, tight)), expected) << "ordered=" << ordered;
+    EXPECT_LE(tight->peak(), one_thread);
+    EXPECT_GT(tight->peak(), 0u);
+    EXPECT_EQ(tight->in_use(), 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, BudgetedScanTest,
+                         ::testing::Values(BudgetCase{"table_many_devices.tsfile", "t_many"},
+                                           BudgetCase{"table_comp_ZSTD.tsfile", "t_comp"},
+                                           BudgetCase{"table_alltypes.tsfile", "t_all"}));
+
+TEST(BudgetedScanTest, ADatasetScanSharesOneBudgetAcrossFiles) {
+  const fs::path dir = fs::temp_directory_path() / absl::StrCat("tsread_budget_", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (int i = 0; i < 3; ++i) {
+    fs::copy_file(testing::FixturePath("table_many_devices.tsfile"), dir / absl::StrCat("f", i, ".tsfile"));
+  }
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open({dir.string()});
+  ASSERT_TRUE(dataset.ok()) << dataset.status();
+  auto scan = [&](int threads, std::shared_ptr<MemoryBudget> budget) {
+    DatasetScanOptions options;
+    options.num_threads = threads;
+    options.ordered = false;
+    options.shared_memory_budget = std::move(budget);
+    absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(**dataset, options);
+    EXPECT_TRUE(scanner.ok()) << scanner.status();
+    std::mutex mutex;
+    std::vector<std::string> rows;
+    EXPECT_TRUE((*scanner)
+                    ->Scan([&](int, const TableBatch& batch) {
+                      std::lock_guard<std::mutex> lock(mutex);
+                      for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(testing::RowKey(batch, r, true));
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  const std::vector<std::string> expected = scan(1, nullptr);
+  ASSERT_EQ(expected.size(), 300000u);  // 3 x the fixture's 100,000 rows
+  auto roomy = std::make_shared<MemoryBudget>(uint64_t{1} << 40);
+  EXPECT_EQ(scan(1, roomy), expected);
+  auto tight = std::make_shared<MemoryBudget>(roomy->peak());
+  EXPECT_EQ(scan(2, tight), expected);
+  EXPECT_LE(tight->peak(), roomy->peak());
+  EXPECT_EQ(tight->in_use(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(BudgetedScanTest, AChunkGroupLargerThanTheBudgetIsAClearError) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(testing::FixturePath("table_comp_ZSTD.tsfile"));
+  ASSERT_TRUE(reader.ok());
+  ScanOptions options;
+  options.table = "t_comp";
+  options.memory_budget = 64;  // smaller than any chunk
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+  ASSERT_TRUE(scanner.ok());
+  absl::Status status = (*scanner)->Scan([](int, const TableBatch&) { return absl::OkStatus(); });
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(status.message(), HasSubstr("chunk group of the time chunk at offset"));
+  EXPECT_THAT(status.message(), HasSubstr("more than the scan's memory budget of 64 bytes"));
+}
+
+TEST(BudgetedScanTest, APageLargerThanTheBudgetIsAClearError) {
+  // One page of 100,000 constant rows: a few hundred bytes of chunks, megabytes once decoded.
+  TableSchema schema;
+  schema.name = "t";
+  auto column = [](const char* name, DataType type, ColumnCategory category) {
+    ColumnSchema c;
+    c.name = name;
+    c.data_type = type;
+    c.category = category;
+    return c;
+  };
+  schema.columns.push_back(column("id", DataType::kString, ColumnCategory::kTag));
+  for (const char* name : {"a", "b", "c"}) schema.columns.push_back(column(name, DataType::kInt64, ColumnCategory::kField));
+  std::string bytes;
+  TableWriterOptions writer_options;
+  writer_options.compression = Compression::kZstd;
+  writer_options.max_points_per_page = 100000;
+  writer_options.max_page_bytes = size_t{1} << 30;
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::CreateInMemory(&bytes, schema, writer_options);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  const size_t rows = 100000;
+  std::vector<int64_t> times(rows);
+  for (size_t r = 0; r < rows; ++r) times[r] = static_cast<int64_t>(r);
+  std::vector<ColumnValues> fields(3);
+  for (ColumnValues& v : fields) v.int64s.assign(rows, 7);
+  ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d"}), times, fields).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  ASSERT_LT(bytes.size(), 64u * 1024);
+
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(MemoryFileView(bytes, "one_page.tsfile"));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ScanOptions options;
+  options.table = "t";
+  options.memory_budget = 256 * 1024;  // the chunks fit; the page's 100,000 decoded rows do not
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
+  ASSERT_TRUE(scanner.ok());
+  absl::Status status = (*scanner)->Scan([](int, const TableBatch&) { return absl::OkStatus(); });
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(status.message(), HasSubstr("page 0 of the chunk group"));
+  EXPECT_THAT(status.message(), HasSubstr("more than the scan's memory budget of 262144 bytes"));
+
+  // With room for it, the same scan reads every row.
+  options.memory_budget = 64 * 1024 * 1024;
+  scanner = TableScanner::Create(**reader, options);
+  ASSERT_TRUE(scanner.ok());
+  uint64_t seen = 0;
+  ASSERT_TRUE((*scanner)->Scan([&](int, const TableBatch& batch) {
+                   seen += batch.num_rows();
+                   return absl::OkStatus();
+                 }).ok());
+  EXPECT_EQ(seen, rows);
+}
+
+}  // namespace
+}  // namespace tsread
