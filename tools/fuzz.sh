@@ -18,7 +18,9 @@ cmake --build build/fuzz -j"$jobs" --target "${target}_fuzzer" seed_extractor >/
 fixtures=${TSREAD_FIXTURES:-../shared/fixtures}
 corpus=build/fuzz/corpus/$target
 artifacts=build/fuzz/artifacts/$target
-mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan} "$artifacts"
+mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan} "$corpus" "$artifacts"
+# The corpus kept in the repository (tools/fuzz_corpus.sh) seeds every run: fuzzing accumulates.
+if [[ -d cpp/test/fuzz/corpus/$target ]]; then cp -n cpp/test/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true; fi
 # Real pages, page bodies, index nodes and metadata from the fixtures, extracted once.
 if [[ ! -f build/fuzz/corpus/.extracted ]]; then
   build/fuzz/cpp/test/seed_extractor build/fuzz/corpus "$fixtures"/*.tsfile >/dev/null

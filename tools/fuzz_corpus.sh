@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# tools/fuzz_corpus.sh TARGET... — folds what fuzzing found (build/fuzz/corpus/TARGET) into the corpus kept in
+# the repository (cpp/test/fuzz/corpus/TARGET), minimized with libFuzzer's -merge=1: the smallest set of
+# inputs that reaches every feature the two reach together. The kept corpus seeds every later run
+# (tools/fuzz.sh) and is replayed as a regression test by the normal suite (ctest -L fuzz_replay). Inputs
+# larger than 64 KiB are left out (the repository stays small; the fixtures seed the large ones).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ $# -lt 1 ]]; then
+  echo "usage: tools/fuzz_corpus.sh TARGET...   (after tools/fuzz.sh TARGET SECONDS)" >&2
+  exit 1
+fi
+for target in "$@"; do
+  fuzzer=build/fuzz/cpp/test/${target}_fuzzer
+  [[ -x $fuzzer ]] || { echo "fuzz_corpus: $fuzzer missing: run tools/fuzz.sh $target SECONDS first" >&2; exit 1; }
+  kept=cpp/test/fuzz/corpus/$target
+  merged=$(mktemp -d)
+  mkdir -p "$kept" "build/fuzz/corpus/$target"
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$fuzzer" -merge=1 -max_len=65536 -timeout=25 \
+    -rss_limit_mb=2048 -malloc_limit_mb=1024 "$merged" "$kept" "build/fuzz/corpus/$target" 2>&1 |
+    grep -E "^MERGE-OUTER: [0-9]+ new files" || true
+  # Keep only inputs within the size limit (-max_len bounds what merge reads, not what it copies).
+  find "$merged" -type f -size +64k -delete
+  rm -rf "$kept"
+  mkdir -p "$kept"
+  cp "$merged"/* "$kept"/ 2>/dev/null || true
+  rm -rf "$merged"
+  echo "$target: $(ls "$kept" | wc -l) inputs, $(du -sh "$kept" | cut -f1) kept in $kept"
+done
