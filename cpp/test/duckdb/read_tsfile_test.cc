@@ -1,6 +1,7 @@
 // read_tsfile in the DuckDB extension loaded into the npm libduckdb.so (tools/setup.sh), with 1
 // and 2 threads: every reference fixture table through SQL equals its expected CSV (typed
 // comparison), and projections, time ranges, tags, globs, filename, invalid UTF-8 and errors.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,41 @@ TEST_P(DuckDbTest, TagsArePushedDown) {
                 AllTypesCsv(), {"time", "region", "id"},
                 [](const CsvRow& row, const auto& index) { return row[index.at("region")].is_null(); });
   EXPECT_NE(Error("SELECT * FROM read_tsfile('" + AllTypes() + "', tags := MAP {'f_int32': ['1']})"), "");
+}
+
+TEST_P(DuckDbTest, TagsAsEnum) {
+  struct Case {
+    std::string stem, table;
+    std::vector<std::string> tags;
+  };
+  for (const Case& c : {Case{"table_alltypes", "t_all", {"region", "id"}},
+                        Case{"table_multi", "tbl_c", {"country", "city", "station"}},
+                        Case{"table_many_devices", "t_many", {"site", "sensor"}}}) {
+    const std::string csv = FixturePath(c.stem + "." + c.table + ".csv");
+    SCOPED_TRACE(csv);
+    const std::vector<std::string> header = Header(csv);
+    std::string select;
+    for (const std::string& name : header) {
+      const bool tag = std::find(c.tags.begin(), c.tags.end(), name) != c.tags.end();
+      select += (select.empty() ? "" : ", ") + (tag ? name + "::VARCHAR AS " + name : name);
+    }
+    const std::string from = " FROM read_tsfile('" + FixturePath(c.stem + ".tsfile") + "', table_name := '" + c.table +
+                             "', tags_as_enum := true)";
+    ExpectMatches("SELECT " + select + from, csv, header);
+    for (const std::string& tag : c.tags) {
+      duckdb_result result;
+      ASSERT_EQ(Query("SELECT " + tag + from + " LIMIT 1", &result), "");
+      EXPECT_EQ(duckdb_column_type(&result, 0), DUCKDB_TYPE_ENUM) << tag;
+      duckdb_destroy_result(&result);
+    }
+  }
+  // Group and filter on the codes: the same counts as on the strings.
+  const std::string enums = "read_tsfile('" + AllTypes() + "', tags_as_enum := true)";
+  EXPECT_EQ(Int("SELECT count(*) FROM " + enums + " WHERE id = 'dev_03'"),
+            Int("SELECT count(*) FROM '" + AllTypes() + "' WHERE id = 'dev_03'"));
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT id, count(*) FROM " + enums + " GROUP BY id)"),
+            Int("SELECT count(DISTINCT id) + 1 FROM '" + AllTypes() + "'"));  // + the null group
+  EXPECT_NE(Error("SELECT * FROM read_tsfile('" + AllTypes() + "', tags_as_enum := true, binary_as_blob := true)"), "");
 }
 
 TEST_P(DuckDbTest, GlobListAndFilename) {

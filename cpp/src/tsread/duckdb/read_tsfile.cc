@@ -16,8 +16,10 @@
 #include "absl/strings/str_join.h"
 #include "tsread/common/calendar.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/tag_enums.h"
 #include "tsread/read/dataset.h"
 #include "tsread/read/dataset_scanner.h"
+#include "tsread/read/tsfile_reader.h"
 
 namespace tsread::duckdb_ext {
 namespace {
@@ -34,6 +36,8 @@ struct BindData {
   // binary_as_blob: TAG, TEXT and STRING columns as BLOB (their bytes unchecked) instead of
   // VARCHAR (checked UTF-8, an error naming file and column otherwise).
   bool binary_as_blob = false;
+  // tags_as_enum: per schema column, the ENUM of a TAG column (tag_enums.h); empty when not asked.
+  std::vector<std::optional<TagEnum>> tag_enums;
   TimeUnit unit = TimeUnit::kMs;
   // Output columns: 0 = time, 1..n = schema columns, n + 1 = filename (when asked for).
 };
@@ -41,7 +45,8 @@ struct BindData {
 // What an output column of the chunk holds.
 struct OutColumn {
   enum Kind { kTime, kSchema, kFilename, kOther } kind = kOther;
-  size_t scan_index = 0;  // kSchema: index into the scanner's projection
+  size_t scan_index = 0;    // kSchema: index into the scanner's projection
+  size_t schema_index = 0;  // kSchema: index into the bind's schema
 };
 
 struct GlobalState {
@@ -52,14 +57,22 @@ struct GlobalState {
 };
 
 // A scanning thread's position: the plan of the file it is in (kept while its next splits are of
-// the same file: planning reads the file's index) and a cursor over its current split. Batches
-// are read in place (no copy): each is at most one vector of rows (batch_size).
+// the same file: planning walks the file's device index), a cursor over its current split, and
+// the cursor's current batch — one page of rows, read in place (no copy) and handed to DuckDB one
+// window of at most duckdb_vector_size() rows per call.
 struct LocalState {
   std::optional<size_t> plan_file;
   std::optional<DatasetScanner::FileScan> plan;
   std::optional<TableScanner::Cursor> cursor;  // declared after plan: destroyed before it
   const std::string* path = nullptr;
+  const TableBatch* batch = nullptr;  // valid until the cursor's next call
+  size_t offset = 0;                  // the batch's first row not yet delivered
 };
+
+// The ENUM of schema column `c` with tags_as_enum, else nullptr.
+const TagEnum* EnumOf(const BindData& bind, size_t c) {
+  return c < bind.tag_enums.size() && bind.tag_enums[c].has_value() ? &*bind.tag_enums[c] : nullptr;
+}
 
 bool IsStringType(DataType type) { return type == DataType::kText || type == DataType::kString; }
 
@@ -131,8 +144,29 @@ absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optio
                                                  absl::StrJoin(names, ", ")));
 }
 
-// Cardinality from metadata: the planned rows (time column counts) of up to kEstimateFiles
-// files, scaled by bytes to the whole dataset. Not exact (ignores the time range).
+// A file's rows estimated from a few devices: the planned device count times the mean row count
+// (time column statistics) of the table's first kSampleDevices devices. Reading every device's
+// series metadata would cost as much as a tenth of a full scan.
+absl::StatusOr<uint64_t> EstimateFileRows(const TsFileReader& reader, const std::string& table, size_t devices) {
+  constexpr size_t kSampleDevices = 8;
+  absl::StatusOr<DeviceIterator> it = reader.Devices(table);
+  if (!it.ok()) return absl::IsNotFound(it.status()) ? absl::StatusOr<uint64_t>(0) : it.status();
+  uint64_t rows = 0;
+  size_t sampled = 0;
+  while (sampled < kSampleDevices) {
+    absl::StatusOr<const DeviceEntry*> device = it->Next();
+    if (!device.ok()) return device.status();
+    if (*device == nullptr) break;
+    absl::StatusOr<std::optional<TimeseriesMetadata>> time = reader.FindTimeseries((*device)->location, "");
+    if (!time.ok()) return time.status();
+    if (time->has_value() && (*time)->is_time_column()) rows += (*time)->statistics.count;
+    ++sampled;
+  }
+  return sampled == 0 ? 0 : rows * devices / sampled;
+}
+
+// Cardinality from metadata: the estimated rows of up to kEstimateFiles files, scaled by bytes to
+// the whole dataset. Not exact (ignores the time range).
 absl::StatusOr<uint64_t> EstimateRows(const Dataset& dataset, const DatasetScanner& scanner) {
   constexpr size_t kEstimateFiles = 32;
   const auto& files = dataset.files();
@@ -144,9 +178,10 @@ absl::StatusOr<uint64_t> EstimateRows(const Dataset& dataset, const DatasetScann
     if (!plan.ok()) return plan.status();
     sampled_bytes += files[i].size;
     if (!plan->has_value()) continue;
-    absl::StatusOr<uint64_t> planned = (*plan)->scanner->planned_rows();
-    if (!planned.ok()) return WithFileName(planned.status(), files[i].path);
-    rows += *planned;
+    absl::StatusOr<uint64_t> file_rows =
+        EstimateFileRows(*(*plan)->reader, scanner.options().table, (*plan)->scanner->device_count());
+    if (!file_rows.ok()) return WithFileName(file_rows.status(), files[i].path);
+    rows += *file_rows;
   }
   if (sampled_bytes > 0 && total_bytes > sampled_bytes) {
     rows = static_cast<uint64_t>(static_cast<double>(rows) * total_bytes / sampled_bytes);
@@ -162,6 +197,10 @@ absl::Status Bind(duckdb_bind_info info) {
   bind->range = NamedTimeRange(info, bind->unit);
   bind->filename = NamedBool(info, "filename");
   bind->binary_as_blob = NamedBool(info, "binary_as_blob");
+  const bool tags_as_enum = NamedBool(info, "tags_as_enum");
+  if (tags_as_enum && bind->binary_as_blob) {
+    return absl::InvalidArgumentError("read_tsfile: tags_as_enum and binary_as_blob exclude each other");
+  }
   if (absl::Status s = ParseTags(info, bind->predicates); !s.ok()) return s;
 
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
@@ -173,6 +212,12 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(bind->table);
   if (!schema.ok()) return schema.status();
   bind->schema = std::move(*schema);
+  if (tags_as_enum) {
+    absl::StatusOr<std::vector<std::optional<TagEnum>>> enums =
+        CollectTagEnums(*bind->dataset, bind->table, bind->schema);
+    if (!enums.ok()) return enums.status();
+    bind->tag_enums = std::move(*enums);
+  }
 
   // Check the scan options (unknown tag predicate columns...) at bind time.
   DatasetScanOptions options;
@@ -186,7 +231,12 @@ absl::Status Bind(duckdb_bind_info info) {
   duckdb_bind_set_cardinality(info, *rows, /*is_exact=*/false);
 
   AddResultColumn(info, "time", TimestampType(bind->unit));
-  for (const ColumnSchema& column : bind->schema.columns) {
+  for (size_t c = 0; c < bind->schema.columns.size(); ++c) {
+    const ColumnSchema& column = bind->schema.columns[c];
+    if (const TagEnum* tag_enum = EnumOf(*bind, c)) {
+      AddResultColumn(info, column.name.c_str(), tag_enum->type());
+      continue;
+    }
     duckdb_type type = column.category == ColumnCategory::kField ? OutputType(column.data_type, *bind)
                        : bind->binary_as_blob                    ? DUCKDB_TYPE_BLOB
                                                                  : DUCKDB_TYPE_VARCHAR;
@@ -197,6 +247,24 @@ absl::Status Bind(duckdb_bind_info info) {
   return absl::OkStatus();
 }
 
+// The scan's splits: per file that can contribute rows, one split per kSplitBytes of file (at
+// least one), of equal device counts. Only the device indexes are read: byte-balanced splits
+// (DatasetScanner::Splits) would read every device's series metadata here, on one thread, before
+// DuckDB's threads start.
+absl::StatusOr<std::vector<DatasetSplit>> PlanSplits(const DatasetScanner& scanner) {
+  constexpr uint64_t kSplitBytes = uint64_t{4} << 20;
+  const Dataset& dataset = scanner.dataset();
+  std::vector<DatasetSplit> splits;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    absl::StatusOr<std::optional<DatasetScanner::FileScan>> plan = scanner.PlanFile(f, 1);
+    if (!plan.ok()) return WithFileName(plan.status(), dataset.files()[f].path);
+    if (!plan->has_value()) continue;
+    const size_t count = static_cast<size_t>(std::max<uint64_t>(1, (dataset.files()[f].size + kSplitBytes - 1) / kSplitBytes));
+    for (const ScanSplit& split : (*plan)->scanner->EvenSplits(count)) splits.push_back(DatasetSplit{f, split});
+  }
+  return splits;
+}
+
 absl::Status Init(duckdb_init_info info) {
   auto* bind = static_cast<BindData*>(duckdb_init_get_bind_data(info));
   auto state = std::make_unique<GlobalState>();
@@ -205,7 +273,7 @@ absl::Status Init(duckdb_init_info info) {
   options.table = bind->table;
   options.time_range = bind->range;
   options.tag_predicates = bind->predicates;
-  options.batch_size = duckdb_vector_size();
+  options.batch_size = 0;  // one batch per page, read in place (Scan cuts it into vectors)
   const idx_t count = duckdb_init_get_column_count(info);
   for (idx_t i = 0; i < count; ++i) {
     const idx_t id = duckdb_init_get_column_index(info, i);
@@ -215,6 +283,7 @@ absl::Status Init(duckdb_init_info info) {
     } else if (id <= n_schema) {
       out.kind = OutColumn::kSchema;
       out.scan_index = options.columns.size();
+      out.schema_index = id - 1;
       options.columns.push_back(bind->schema.columns[id - 1].name);
     } else if (id == n_schema + 1 && bind->filename) {
       out.kind = OutColumn::kFilename;
@@ -235,7 +304,7 @@ absl::Status Init(duckdb_init_info info) {
   absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(*bind->dataset, options);
   if (!scanner.ok()) return scanner.status();
   state->scanner = std::move(*scanner);
-  absl::StatusOr<std::vector<DatasetSplit>> splits = state->scanner->Splits(uint64_t{4} << 20);
+  absl::StatusOr<std::vector<DatasetSplit>> splits = PlanSplits(*state->scanner);
   if (!splits.ok()) return splits.status();
   state->splits = std::move(*splits);
   duckdb_init_set_max_threads(info, std::max<idx_t>(1, state->splits.size()));
@@ -248,18 +317,25 @@ absl::Status LocalInit(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
-// The thread's next non-empty batch (nullptr when every split is done), taking splits as needed.
-absl::StatusOr<TableBatch*> NextBatch(GlobalState& global, LocalState& local) {
+// Moves the thread to its next non-empty batch (local.batch nullptr when every split is done),
+// taking splits as needed.
+absl::Status NextBatch(GlobalState& global, LocalState& local) {
   const Dataset& dataset = global.scanner->dataset();
+  local.batch = nullptr;
+  local.offset = 0;
   while (true) {
     if (local.cursor) {
       absl::StatusOr<TableBatch*> batch = local.cursor->Next();
       if (!batch.ok()) return WithFileName(batch.status(), *local.path);
-      if (*batch != nullptr) return *batch;
+      if (*batch != nullptr && (*batch)->num_rows() > 0) {
+        local.batch = *batch;
+        return absl::OkStatus();
+      }
+      if (*batch != nullptr) continue;
       local.cursor.reset();
     }
     const size_t index = global.next_split.fetch_add(1);
-    if (index >= global.splits.size()) return nullptr;
+    if (index >= global.splits.size()) return absl::OkStatus();
     const DatasetSplit& split = global.splits[index];
     local.path = &dataset.files()[split.file].path;
     if (local.plan_file != split.file) {
@@ -299,7 +375,9 @@ void FillNull(duckdb_vector vector, size_t rows) {
   std::memset(duckdb_vector_get_validity(vector), 0, (rows + 63) / 64 * 8);
 }
 
-void CopyValidity(const ColumnVector& values, duckdb_vector vector, size_t rows) {
+// The validity of rows [offset, offset + rows) of `values` (windows start at multiples of the
+// vector size, so the bitmap is copied bytewise).
+void CopyValidity(const ColumnVector& values, size_t offset, duckdb_vector vector, size_t rows) {
   if (values.null_count == 0) {
     SetAllValid(vector, rows);
     return;
@@ -307,8 +385,14 @@ void CopyValidity(const ColumnVector& values, duckdb_vector vector, size_t rows)
   duckdb_vector_ensure_validity_writable(vector);
   uint64_t* validity = duckdb_vector_get_validity(vector);
   std::memset(validity, 0, (rows + 63) / 64 * 8);
-  // Both bitmaps are little-endian: bit r of byte r / 8 is row r.
-  std::memcpy(validity, values.validity.data(), (rows + 7) / 8);
+  if (offset % 8 == 0) {
+    // Both bitmaps are little-endian: bit r of byte r / 8 is row r; bits past the batch are zero.
+    std::memcpy(validity, values.validity.data() + offset / 8, (rows + 7) / 8);
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    if (values.IsValid(offset + r)) validity[r / 64] |= uint64_t{1} << (r % 64);
+  }
 }
 
 // Stored times (in `unit`) as TIMESTAMP values; OutOfRange naming `what` when one overflows.
@@ -334,10 +418,21 @@ absl::Status WriteTimes(const int64_t* in, size_t rows, TimeUnit unit, int64_t* 
   return absl::OkStatus();
 }
 
-absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, std::optional<std::string_view> tag,
-                      size_t rows, const std::string& file, duckdb_vector vector) {
+absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, const TagEnum* tag_enum,
+                      std::optional<std::string_view> tag, size_t rows, const std::string& file,
+                      duckdb_vector vector) {
   if (!tag) {
     FillNull(vector, rows);
+    return absl::OkStatus();
+  }
+  if (tag_enum != nullptr) {
+    std::optional<uint32_t> code = tag_enum->Code(*tag);
+    if (!code) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(file, ": column \"", column.name, "\": a tag value that was not in the file when the query was bound"));
+    }
+    SetAllValid(vector, rows);
+    tag_enum->Fill(vector, *code, rows);
     return absl::OkStatus();
   }
   if (!bind.binary_as_blob && !ValidUtf8(*tag)) return InvalidUtf8(file, column.name);
@@ -346,43 +441,45 @@ absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, std::
   return absl::OkStatus();
 }
 
-absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, const ColumnVector& values, size_t rows,
-                        const std::string& file, duckdb_vector vector) {
-  if (values.size() != rows) {
-    return absl::InternalError(absl::StrCat(file, ": column ", column.name, ": ", values.size(), " values for ", rows,
-                                            " rows"));
+// Rows [offset, offset + rows) of a FIELD column into `vector`.
+absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, const ColumnVector& values, size_t offset,
+                        size_t rows, const std::string& file, duckdb_vector vector) {
+  if (values.size() < offset + rows) {
+    return absl::InternalError(absl::StrCat(file, ": column ", column.name, ": ", values.size(), " values for ",
+                                            offset + rows, " rows"));
   }
-  CopyValidity(values, vector, rows);
+  CopyValidity(values, offset, vector, rows);
   void* data = duckdb_vector_get_data(vector);
   switch (column.data_type) {
     case DataType::kBoolean:
-      std::memcpy(data, values.bools.data(), rows);
+      std::memcpy(data, values.bools.data() + offset, rows);
       return absl::OkStatus();
     case DataType::kInt32:
-      std::memcpy(data, values.int32s.data(), rows * sizeof(int32_t));
+      std::memcpy(data, values.int32s.data() + offset, rows * sizeof(int32_t));
       return absl::OkStatus();
     case DataType::kInt64:
-      std::memcpy(data, values.int64s.data(), rows * sizeof(int64_t));
+      std::memcpy(data, values.int64s.data() + offset, rows * sizeof(int64_t));
       return absl::OkStatus();
     case DataType::kFloat:
-      std::memcpy(data, values.floats.data(), rows * sizeof(float));
+      std::memcpy(data, values.floats.data() + offset, rows * sizeof(float));
       return absl::OkStatus();
     case DataType::kDouble:
-      std::memcpy(data, values.doubles.data(), rows * sizeof(double));
+      std::memcpy(data, values.doubles.data() + offset, rows * sizeof(double));
       return absl::OkStatus();
     case DataType::kTimestamp: {
       auto* out = static_cast<int64_t*>(data);
       if (values.null_count == 0) {
-        return WriteTimes(values.int64s.data(), rows, bind.unit, out, file, absl::StrCat("column \"", column.name, "\""));
+        return WriteTimes(values.int64s.data() + offset, rows, bind.unit, out, file,
+                          absl::StrCat("column \"", column.name, "\""));
       }
       // A null slot's value is unspecified: only valid ones are converted (and checked).
       for (size_t r = 0; r < rows; ++r) {
         out[r] = 0;
-        if (!values.IsValid(r)) continue;
-        std::optional<int64_t> t = ToOutputTime(values.int64s[r], bind.unit);
+        if (!values.IsValid(offset + r)) continue;
+        std::optional<int64_t> t = ToOutputTime(values.int64s[offset + r], bind.unit);
         if (!t) {
           return absl::OutOfRangeError(absl::StrCat(file, ": column \"", column.name, "\": timestamp ",
-                                                    values.int64s[r], " is out of range"));
+                                                    values.int64s[offset + r], " is out of range"));
         }
         out[r] = *t;
       }
@@ -391,13 +488,13 @@ absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, con
     case DataType::kDate: {
       auto* out = static_cast<int32_t*>(data);
       for (size_t r = 0; r < rows; ++r) {
-        if (!values.IsValid(r)) {
+        if (!values.IsValid(offset + r)) {
           out[r] = 0;
           continue;
         }
-        std::optional<int32_t> d = DaysFromYyyyMmDd(values.int32s[r]);
+        std::optional<int32_t> d = DaysFromYyyyMmDd(values.int32s[offset + r]);
         if (!d) {
-          return absl::DataLossError(absl::StrCat(file, ": column \"", column.name, "\": ", values.int32s[r],
+          return absl::DataLossError(absl::StrCat(file, ": column \"", column.name, "\": ", values.int32s[offset + r],
                                                   " is not a yyyyMMdd date"));
         }
         out[r] = *d;
@@ -409,8 +506,8 @@ absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, con
     case DataType::kBlob: {
       const bool check = IsStringType(column.data_type) && !bind.binary_as_blob;
       for (size_t r = 0; r < rows; ++r) {
-        if (!values.IsValid(r)) continue;
-        std::string_view value = values.binary(r);
+        if (!values.IsValid(offset + r)) continue;
+        std::string_view value = values.binary(offset + r);
         if (check && !ValidUtf8(value)) return InvalidUtf8(file, column.name);
         SetString(vector, r, value);
       }
@@ -425,15 +522,18 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
   auto* bind = static_cast<BindData*>(duckdb_function_get_bind_data(info));
   auto* global = static_cast<GlobalState*>(duckdb_function_get_init_data(info));
   auto* local = static_cast<LocalState*>(duckdb_function_get_local_init_data(info));
-  absl::StatusOr<TableBatch*> next = NextBatch(*global, *local);
-  if (!next.ok()) return next.status();
-  if (*next == nullptr) {
-    duckdb_data_chunk_set_size(output, 0);
-    return absl::OkStatus();
+  if (local->batch == nullptr || local->offset >= local->batch->num_rows()) {
+    if (absl::Status s = NextBatch(*global, *local); !s.ok()) return s;
+    if (local->batch == nullptr) {
+      duckdb_data_chunk_set_size(output, 0);
+      return absl::OkStatus();
+    }
   }
-  const TableBatch& batch = **next;
+  const TableBatch& batch = *local->batch;
   const std::string& file = *local->path;
-  const size_t rows = batch.num_rows();
+  const size_t offset = local->offset;
+  const size_t rows = std::min<size_t>(duckdb_vector_size(), batch.num_rows() - offset);
+  local->offset += rows;
   const std::vector<ProjectedColumn>& projection = *batch.projection;
   for (size_t i = 0; i < global->out.size(); ++i) {
     duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
@@ -441,7 +541,7 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
     switch (out.kind) {
       case OutColumn::kTime:
         SetAllValid(vector, rows);
-        if (absl::Status s = WriteTimes(batch.times.data(), rows, bind->unit,
+        if (absl::Status s = WriteTimes(batch.times.data() + offset, rows, bind->unit,
                                         static_cast<int64_t*>(duckdb_vector_get_data(vector)), file, "time");
             !s.ok()) {
           return s;
@@ -452,9 +552,9 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
         const ProjectedColumn& column = projection[j];
         absl::Status s;
         if (column.category == ColumnCategory::kField) {
-          s = WriteField(*bind, column, batch.columns[j], rows, file, vector);
+          s = WriteField(*bind, column, batch.columns[j], offset, rows, file, vector);
         } else if (column.category == ColumnCategory::kTag) {
-          s = WriteTag(*bind, column, batch.tag(j), rows, file, vector);
+          s = WriteTag(*bind, column, EnumOf(*bind, out.schema_index), batch.tag(j), rows, file, vector);
         } else {
           FillNull(vector, rows);  // ATTRIBUTE: never stored in TsFile
         }
@@ -488,6 +588,7 @@ bool RegisterReadTsfile(duckdb_connection connection) {
   AddNamedParameter(function, "end_time", DUCKDB_TYPE_TIMESTAMP);
   AddNamedParameter(function, "filename", DUCKDB_TYPE_BOOLEAN);
   AddNamedParameter(function, "binary_as_blob", DUCKDB_TYPE_BOOLEAN);
+  AddNamedParameter(function, "tags_as_enum", DUCKDB_TYPE_BOOLEAN);
   AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
   {
     duckdb_logical_type varchar = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);

@@ -1,10 +1,14 @@
 // tsread_sql: runs SQL statements in an in-memory DuckDB (the shared libduckdb.so) with the tsread
 // extension loaded, and prints each result as an aligned table or (--csv) as CSV.
 //
-//   tsread_sql [--csv] [--threads N] [--extension PATH] "SQL" ["SQL"...]
+//   tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] "SQL" ["SQL"...]
+//
+// --timer prints each statement's wall time on stderr ("Run Time: 0.123456 s"), measured around
+// duckdb_query in this process (what tools/bench_duckdb.sh compares).
 //
 // Exit status: 0 when every statement succeeded, 1 on an SQL error (printed on stderr), 2 on
 // bad usage.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +89,7 @@ void Print(duckdb_result* result, bool csv) {
 
 int main(int argc, char** argv) {
   bool csv = false;
+  bool timer = false;
   std::string threads;
   std::string extension = TSREAD_EXTENSION_PATH;
   std::vector<std::string> statements;
@@ -92,19 +97,21 @@ int main(int argc, char** argv) {
     std::string arg = argv[i];
     if (arg == "--csv") {
       csv = true;
+    } else if (arg == "--timer") {
+      timer = true;
     } else if (arg == "--threads" && i + 1 < argc) {
       threads = argv[++i];
     } else if (arg == "--extension" && i + 1 < argc) {
       extension = argv[++i];
     } else if (arg == "-h" || arg == "--help") {
-      std::puts("usage: tsread_sql [--csv] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]");
+      std::puts("usage: tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]");
       return 0;
     } else {
       statements.push_back(arg);
     }
   }
   if (statements.empty()) {
-    std::fputs("usage: tsread_sql [--csv] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]\n", stderr);
+    std::fputs("usage: tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]\n", stderr);
     return 2;
   }
   duckdb_config config;
@@ -130,7 +137,13 @@ int main(int argc, char** argv) {
   }
   duckdb_destroy_result(&result);
   for (size_t i = 0; status == 0 && i < statements.size(); ++i) {
-    if (duckdb_query(con, statements[i].c_str(), &result) == DuckDBError) {
+    const auto start = std::chrono::steady_clock::now();
+    const duckdb_state state = duckdb_query(con, statements[i].c_str(), &result);
+    if (timer) {
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      std::fprintf(stderr, "Run Time: %.6f s\n", took.count());
+    }
+    if (state == DuckDBError) {
       std::fprintf(stderr, "Error: %s\n", duckdb_result_error(&result));
       status = 1;
     } else {
