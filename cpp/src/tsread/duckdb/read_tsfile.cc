@@ -250,16 +250,18 @@ absl::Status Bind(duckdb_bind_info info) {
 // The scan's splits: per file that can contribute rows, one split per kSplitBytes of file (at
 // least one), of equal device counts. Only the device indexes are read: byte-balanced splits
 // (DatasetScanner::Splits) would read every device's series metadata here, on one thread, before
-// DuckDB's threads start.
+// DuckDB's threads start. Splits are small (1 MB of file) so that the threads finish together:
+// a split costs a cursor and one read-ahead window of series metadata.
 absl::StatusOr<std::vector<DatasetSplit>> PlanSplits(const DatasetScanner& scanner) {
-  constexpr uint64_t kSplitBytes = uint64_t{4} << 20;
+  constexpr uint64_t kSplitBytes = uint64_t{1} << 20;
   const Dataset& dataset = scanner.dataset();
   std::vector<DatasetSplit> splits;
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     absl::StatusOr<std::optional<DatasetScanner::FileScan>> plan = scanner.PlanFile(f, 1);
     if (!plan.ok()) return WithFileName(plan.status(), dataset.files()[f].path);
     if (!plan->has_value()) continue;
-    const size_t count = static_cast<size_t>(std::max<uint64_t>(1, (dataset.files()[f].size + kSplitBytes - 1) / kSplitBytes));
+    const size_t count =
+        static_cast<size_t>(std::max<uint64_t>(1, (dataset.files()[f].size + kSplitBytes - 1) / kSplitBytes));
     for (const ScanSplit& split : (*plan)->scanner->EvenSplits(count)) splits.push_back(DatasetSplit{f, split});
   }
   return splits;
