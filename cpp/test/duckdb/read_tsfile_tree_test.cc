@@ -3,9 +3,13 @@
 // filename and errors.
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "duckdb/duckdb_test_base.h"
 
@@ -93,6 +97,27 @@ TEST_P(TreeTest, TableOnlyInputIsAnErrorPointingToReadTsfile) {
   EXPECT_NE(error.find("read_tsfile"), std::string::npos) << error;
   EXPECT_NE(error.find(FixturePath("table_multi.tsfile")), std::string::npos) << error;
   EXPECT_NE(Error("SELECT * FROM read_tsfile_tree('/nonexistent/x.tsfile')"), "");
+}
+
+TEST_P(TreeTest, CorruptAndTruncatedFilesAreSqlErrorsNamingTheFile) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("tsread_duckdb_tree_" + std::to_string(::getpid()) + "_" + std::to_string(GetParam()));
+  std::filesystem::create_directories(dir);
+  const std::string data = ReadWholeFile(FixturePath("tree_nonaligned.tsfile"));
+  const std::string truncated = (dir / "truncated.tsfile").string();
+  std::ofstream(truncated, std::ios::binary).write(data.data(), data.size() / 2);
+  // Data section garbled, metadata intact: the error comes from the scan, not the bind.
+  const std::string corrupt = (dir / "corrupt.tsfile").string();
+  std::string flipped = data;
+  for (size_t i = 100; i < flipped.size() / 2; i += 97) flipped[i] = static_cast<char>(flipped[i] ^ 0x5A);
+  std::ofstream(corrupt, std::ios::binary).write(flipped.data(), flipped.size());
+  for (const std::string& path : {truncated, corrupt}) {
+    const std::string error = Error("SELECT count(*), max(value) FROM read_tsfile_tree('" + path + "')");
+    EXPECT_NE(error.find(path), std::string::npos) << error;
+  }
+  // The connection is still usable.
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree('" + FixturePath("v3_sample.tsfile") + "')"), 2);
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, TreeTest, ::testing::Values(1, 2),

@@ -35,6 +35,24 @@ size_t DisplayWidth(const std::string& s) {
   return n;
 }
 
+// Whether a column has a type whose cells duckdb_value_varchar does not render.
+bool HasUnprintableColumn(duckdb_result* result) {
+  for (idx_t c = 0; c < duckdb_column_count(result); ++c) {
+    switch (duckdb_column_type(result, c)) {
+      case DUCKDB_TYPE_MAP:
+      case DUCKDB_TYPE_LIST:
+      case DUCKDB_TYPE_STRUCT:
+      case DUCKDB_TYPE_ARRAY:
+      case DUCKDB_TYPE_UNION:
+      case DUCKDB_TYPE_ENUM:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 void Print(duckdb_result* result, bool csv) {
   idx_t cols = duckdb_column_count(result);
   idx_t rows = duckdb_row_count(result);
@@ -146,6 +164,18 @@ int main(int argc, char** argv) {
     if (state == DuckDBError) {
       std::fprintf(stderr, "Error: %s\n", duckdb_result_error(&result));
       status = 1;
+    } else if (HasUnprintableColumn(&result)) {
+      // The C API's cell reader renders no MAP, LIST, STRUCT or ENUM: let DuckDB cast the cells to
+      // text by running the statement again as a subquery (a statement that cannot be one, such as
+      // a PRAGMA, prints as it is).
+      duckdb_result text;
+      const std::string as_text = "SELECT COLUMNS(*)::VARCHAR FROM (" + statements[i] + ")";
+      if (duckdb_query(con, as_text.c_str(), &text) == DuckDBSuccess) {
+        Print(&text, csv);
+      } else {
+        Print(&result, csv);
+      }
+      duckdb_destroy_result(&text);
     } else {
       Print(&result, csv);
     }
