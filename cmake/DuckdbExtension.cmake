@@ -20,7 +20,10 @@ elseif(NOT EXISTS "${TSREAD_DUCKDB_INCLUDE}/duckdb_extension.h")
   set(TSREAD_HAVE_DUCKDB OFF)
 else()
   set(TSREAD_HAVE_DUCKDB ON)
-  add_library(tsread_duckdb MODULE ${TSREAD_SRC}/tsread/duckdb/extension.cc)
+  # Every source of cpp/src/tsread/duckdb but the SQL host (an executable linked to libduckdb).
+  file(GLOB TSREAD_DUCKDB_SOURCES CONFIGURE_DEPENDS ${TSREAD_SRC}/tsread/duckdb/*.cc)
+  list(REMOVE_ITEM TSREAD_DUCKDB_SOURCES ${TSREAD_SRC}/tsread/duckdb/sql_host.cc)
+  add_library(tsread_duckdb MODULE ${TSREAD_DUCKDB_SOURCES})
   target_include_directories(tsread_duckdb SYSTEM PRIVATE "${TSREAD_DUCKDB_INCLUDE}")
   target_link_libraries(tsread_duckdb PRIVATE tsread_read)
   # Export only the entry point: tsread and its static dependencies stay private to the module.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/sql.sh [--csv] [--threads N] "SQL" ["SQL"...] — runs SQL in DuckDB (the npm libduckdb.so)
+# tools/sql.sh [--csv] [--timer] [--threads N] "SQL" ["SQL"...] — runs SQL in DuckDB (the npm libduckdb.so)
 # with the tsread extension loaded, printing each result as a table (or CSV). Uses the release
 # build (build/release/tsread_sql and tsread.duckdb_extension; tools/build.sh release builds them
 # when tools/setup.sh has fetched DuckDB). $TSREAD_BUILD_DIR overrides the build directory.

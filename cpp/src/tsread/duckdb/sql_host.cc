@@ -1,10 +1,14 @@
 // tsread_sql: runs SQL statements in an in-memory DuckDB (the shared libduckdb.so) with the tsread
 // extension loaded, and prints each result as an aligned table or (--csv) as CSV.
 //
-//   tsread_sql [--csv] [--threads N] [--extension PATH] "SQL" ["SQL"...]
+//   tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] "SQL" ["SQL"...]
+//
+// --timer prints each statement's wall time on stderr ("Run Time: 0.123456 s"), measured around
+// duckdb_query in this process (what tools/bench_duckdb.sh compares).
 //
 // Exit status: 0 when every statement succeeded, 1 on an SQL error (printed on stderr), 2 on
 // bad usage.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +33,24 @@ size_t DisplayWidth(const std::string& s) {
   size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
+}
+
+// Whether a column has a type whose cells duckdb_value_varchar does not render.
+bool HasUnprintableColumn(duckdb_result* result) {
+  for (idx_t c = 0; c < duckdb_column_count(result); ++c) {
+    switch (duckdb_column_type(result, c)) {
+      case DUCKDB_TYPE_MAP:
+      case DUCKDB_TYPE_LIST:
+      case DUCKDB_TYPE_STRUCT:
+      case DUCKDB_TYPE_ARRAY:
+      case DUCKDB_TYPE_UNION:
+      case DUCKDB_TYPE_ENUM:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
 }
 
 void Print(duckdb_result* result, bool csv) {
@@ -85,6 +107,7 @@ void Print(duckdb_result* result, bool csv) {
 
 int main(int argc, char** argv) {
   bool csv = false;
+  bool timer = false;
   std::string threads;
   std::string extension = TSREAD_EXTENSION_PATH;
   std::vector<std::string> statements;
@@ -92,19 +115,21 @@ int main(int argc, char** argv) {
     std::string arg = argv[i];
     if (arg == "--csv") {
       csv = true;
+    } else if (arg == "--timer") {
+      timer = true;
     } else if (arg == "--threads" && i + 1 < argc) {
       threads = argv[++i];
     } else if (arg == "--extension" && i + 1 < argc) {
       extension = argv[++i];
     } else if (arg == "-h" || arg == "--help") {
-      std::puts("usage: tsread_sql [--csv] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]");
+      std::puts("usage: tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]");
       return 0;
     } else {
       statements.push_back(arg);
     }
   }
   if (statements.empty()) {
-    std::fputs("usage: tsread_sql [--csv] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]\n", stderr);
+    std::fputs("usage: tsread_sql [--csv] [--timer] [--threads N] [--extension PATH] \"SQL\" [\"SQL\"...]\n", stderr);
     return 2;
   }
   duckdb_config config;
@@ -130,9 +155,27 @@ int main(int argc, char** argv) {
   }
   duckdb_destroy_result(&result);
   for (size_t i = 0; status == 0 && i < statements.size(); ++i) {
-    if (duckdb_query(con, statements[i].c_str(), &result) == DuckDBError) {
+    const auto start = std::chrono::steady_clock::now();
+    const duckdb_state state = duckdb_query(con, statements[i].c_str(), &result);
+    if (timer) {
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      std::fprintf(stderr, "Run Time: %.6f s\n", took.count());
+    }
+    if (state == DuckDBError) {
       std::fprintf(stderr, "Error: %s\n", duckdb_result_error(&result));
       status = 1;
+    } else if (HasUnprintableColumn(&result)) {
+      // The C API's cell reader renders no MAP, LIST, STRUCT or ENUM: let DuckDB cast the cells to
+      // text by running the statement again as a subquery (a statement that cannot be one, such as
+      // a PRAGMA, prints as it is).
+      duckdb_result text;
+      const std::string as_text = "SELECT COLUMNS(*)::VARCHAR FROM (" + statements[i] + ")";
+      if (duckdb_query(con, as_text.c_str(), &text) == DuckDBSuccess) {
+        Print(&text, csv);
+      } else {
+        Print(&result, csv);
+      }
+      duckdb_destroy_result(&text);
     } else {
       Print(&result, csv);
     }

@@ -1,0 +1,115 @@
+// What the extension's table functions share: parameter parsing (paths, time unit, time bounds),
+// output helpers (validity, strings, timestamps) and the C callbacks that turn an absl::Status or
+// any exception into an ordinary SQL error, so that nothing escapes into the host database.
+#ifndef TSREAD_DUCKDB_FUNCTION_SUPPORT_H_
+#define TSREAD_DUCKDB_FUNCTION_SUPPORT_H_
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tsread/duckdb/duckdb_api.h"
+#include "tsread/read/aligned_device_reader.h"  // TimeRange
+#include "tsread/read/dataset.h"
+
+namespace tsread::duckdb_ext {
+
+// How the stored INT64 times map to DuckDB's TIMESTAMP (`time_unit := 'ms' | 'us' | 'ns'`).
+enum class TimeUnit { kMs, kUs, kNs };
+
+// A value's text (duckdb_get_varchar), "" for none.
+std::string ValueToString(duckdb_value value);
+
+// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF):
+// DuckDB reads an invalid VARCHAR back as NULL, so every string is checked before it is written.
+bool ValidUtf8(std::string_view s);
+
+// The time unit named by `text` ("ms", "us", "ns"); InvalidArgument naming `function` otherwise.
+absl::StatusOr<TimeUnit> ParseTimeUnit(std::string_view text, const char* function);
+
+// The named parameter `name` (a VARCHAR) if given and not NULL.
+std::optional<std::string> NamedString(duckdb_bind_info info, const char* name);
+// The named BOOLEAN parameter `name`; false when absent or NULL.
+bool NamedBool(duckdb_bind_info info, const char* name);
+// `time_unit`, kMs when absent.
+absl::StatusOr<TimeUnit> NamedTimeUnit(duckdb_bind_info info, const char* function);
+// `start_time` / `end_time` (TIMESTAMP, inclusive) as a range in the files' unit.
+TimeRange NamedTimeRange(duckdb_bind_info info, TimeUnit unit);
+
+// The dataset named by positional parameter 0 (a path, glob or directory, or a list of them),
+// opened; a file whose metadata is unreadable fails here, naming it.
+absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function);
+
+// A file time (in `unit`) as DuckDB's TIMESTAMP value (micros; nanos for kNs); nullopt on overflow.
+std::optional<int64_t> ToOutputTime(int64_t t, TimeUnit unit);
+// DUCKDB_TYPE_TIMESTAMP, or DUCKDB_TYPE_TIMESTAMP_NS for kNs.
+duckdb_type TimestampType(TimeUnit unit);
+
+// Adds a result column of a primitive type (or a prebuilt `type`).
+void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_type type);
+void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_logical_type type);
+
+// Registers a VARCHAR / BOOLEAN / TIMESTAMP named parameter on `function`.
+void AddNamedParameter(duckdb_table_function function, const char* name, duckdb_type type);
+
+// Output vector helpers. Rows are [0, rows) of the chunk being filled.
+void SetAllValid(duckdb_vector vector, size_t rows);
+void SetNull(duckdb_vector vector, size_t row);
+void SetString(duckdb_vector vector, size_t row, std::string_view value);
+
+template <typename T>
+void DeleteAs(void* p) {
+  delete static_cast<T*>(p);
+}
+
+// The C callbacks over a fallible body: a non-OK status or any exception becomes the SQL error
+// (prefixed by the function's name when the message does not already name a file).
+template <absl::Status (*Body)(duckdb_bind_info)>
+void BindCallback(duckdb_bind_info info) {
+  try {
+    absl::Status s = Body(info);
+    if (!s.ok()) duckdb_bind_set_error(info, std::string(s.message()).c_str());
+  } catch (const std::exception& e) {
+    duckdb_bind_set_error(info, (std::string("tsread: ") + e.what()).c_str());
+  } catch (...) {
+    duckdb_bind_set_error(info, "tsread: unknown error");
+  }
+}
+
+template <absl::Status (*Body)(duckdb_init_info)>
+void InitCallback(duckdb_init_info info) {
+  try {
+    absl::Status s = Body(info);
+    if (!s.ok()) duckdb_init_set_error(info, std::string(s.message()).c_str());
+  } catch (const std::exception& e) {
+    duckdb_init_set_error(info, (std::string("tsread: ") + e.what()).c_str());
+  } catch (...) {
+    duckdb_init_set_error(info, "tsread: unknown error");
+  }
+}
+
+template <absl::Status (*Body)(duckdb_function_info, duckdb_data_chunk)>
+void ScanCallback(duckdb_function_info info, duckdb_data_chunk output) {
+  try {
+    absl::Status s = Body(info, output);
+    if (s.ok()) return;
+    duckdb_data_chunk_set_size(output, 0);
+    duckdb_function_set_error(info, std::string(s.message()).c_str());
+  } catch (const std::exception& e) {
+    duckdb_data_chunk_set_size(output, 0);
+    duckdb_function_set_error(info, (std::string("tsread: ") + e.what()).c_str());
+  } catch (...) {
+    duckdb_data_chunk_set_size(output, 0);
+    duckdb_function_set_error(info, "tsread: unknown error");
+  }
+}
+
+}  // namespace tsread::duckdb_ext
+
+#endif  // TSREAD_DUCKDB_FUNCTION_SUPPORT_H_

@@ -1,0 +1,286 @@
+#include "tsread/duckdb/read_tsfile_tree.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tsread/common/java_number_text.h"
+#include "tsread/duckdb/function_support.h"
+#include "tsread/read/dataset.h"
+#include "tsread/read/series_reader.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace tsread::duckdb_ext {
+namespace {
+
+constexpr const char* kFunction = "read_tsfile_tree";
+
+// One tree-model device of one file: the unit of work a thread takes.
+struct TreeDevice {
+  size_t file = 0;
+  std::string name;
+  DeviceLocation location;
+};
+
+struct BindData {
+  std::unique_ptr<Dataset> dataset;
+  TimeRange range;
+  TimeUnit unit = TimeUnit::kMs;
+  bool filename = false;
+};
+
+struct GlobalState {
+  std::vector<TreeDevice> devices;  // by file, then device string
+  std::atomic<size_t> next{0};
+  std::vector<idx_t> columns;  // projected output column ids
+};
+
+// A thread's position: its device, the device's sorted measurements, the series being read and
+// the next row of its current page.
+struct LocalState {
+  const TreeDevice* device = nullptr;
+  std::optional<size_t> reader_file;  // the file `reader` reads (consecutive devices share it)
+  std::shared_ptr<const TsFileReader> reader;
+  std::vector<TimeseriesMetadata> series;
+  std::vector<std::string> measurements;
+  size_t next_measurement = 0;
+  std::unique_ptr<SeriesReader> points;  // declared after reader: destroyed before it
+  const SeriesBatch* batch = nullptr;
+  size_t row = 0;
+};
+
+absl::Status Bind(duckdb_bind_info info) {
+  auto bind = std::make_unique<BindData>();
+  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, kFunction);
+  if (!unit.ok()) return unit.status();
+  bind->unit = *unit;
+  bind->range = NamedTimeRange(info, bind->unit);
+  bind->filename = NamedBool(info, "filename");
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
+  const auto& files = bind->dataset->files();
+  if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {
+    return absl::InvalidArgumentError(absl::StrCat(kFunction, ": ", files[0].path,
+                                                   files.size() > 1 ? " (and others)" : "",
+                                                   " holds no tree-model data: read its tables with read_tsfile"));
+  }
+  AddResultColumn(info, "device", DUCKDB_TYPE_VARCHAR);
+  AddResultColumn(info, "measurement", DUCKDB_TYPE_VARCHAR);
+  AddResultColumn(info, "time", TimestampType(bind->unit));
+  AddResultColumn(info, "value", DUCKDB_TYPE_VARCHAR);
+  if (bind->filename) AddResultColumn(info, "filename", DUCKDB_TYPE_VARCHAR);
+  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+  return absl::OkStatus();
+}
+
+absl::Status Init(duckdb_init_info info) {
+  const auto* bind = static_cast<const BindData*>(duckdb_init_get_bind_data(info));
+  auto state = std::make_unique<GlobalState>();
+  const Dataset& dataset = *bind->dataset;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    if (!dataset.files()[f].has_tree_model) continue;
+    const std::string& path = dataset.files()[f].path;
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+    if (!reader.ok()) return WithFileName(reader.status(), path);
+    const size_t first = state->devices.size();
+    for (const std::string& index : (*reader)->TreeIndexNames()) {
+      absl::Status s = (*reader)->ForEachDevice(index, [&](const DeviceEntry& entry) {
+        state->devices.push_back(TreeDevice{f, entry.id.ToString(), entry.location});
+        return absl::OkStatus();
+      });
+      if (!s.ok()) return WithFileName(s, path);
+    }
+    // Points are ordered by device string (the index orders segment-wise, format §6.4).
+    std::stable_sort(state->devices.begin() + first, state->devices.end(),
+                     [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });
+  }
+  const idx_t count = duckdb_init_get_column_count(info);
+  for (idx_t i = 0; i < count; ++i) state->columns.push_back(duckdb_init_get_column_index(info, i));
+  duckdb_init_set_max_threads(info, std::max<idx_t>(1, state->devices.size()));
+  duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState>);
+  return absl::OkStatus();
+}
+
+absl::Status LocalInit(duckdb_init_info info) {
+  duckdb_init_set_init_data(info, new LocalState(), DeleteAs<LocalState>);
+  return absl::OkStatus();
+}
+
+// Moves `local` to its next device; false when every device is taken.
+absl::StatusOr<bool> StartNextDevice(const Dataset& dataset, GlobalState& global, LocalState& local) {
+  local.points.reset();
+  local.batch = nullptr;
+  const size_t index = global.next.fetch_add(1);
+  if (index >= global.devices.size()) {
+    local.device = nullptr;
+    local.reader.reset();
+    local.reader_file.reset();
+    return false;
+  }
+  local.device = &global.devices[index];
+  if (local.reader_file != local.device->file) {
+    local.reader.reset();
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(local.device->file);
+    if (!reader.ok()) return reader.status();
+    local.reader = std::move(*reader);
+    local.reader_file = local.device->file;
+  }
+  absl::StatusOr<std::vector<TimeseriesMetadata>> series = local.reader->ReadTimeseries(local.device->location);
+  if (!series.ok()) return series.status();
+  local.series = std::move(*series);
+  local.measurements.clear();
+  for (const TimeseriesMetadata& tsm : local.series) {
+    if (!tsm.is_time_column()) local.measurements.push_back(tsm.measurement);
+  }
+  std::sort(local.measurements.begin(), local.measurements.end());
+  local.next_measurement = 0;
+  return true;
+}
+
+// The next non-null point of `local` (device, series, page, row) in range; false at the end.
+absl::StatusOr<bool> NextPoint(const BindData& bind, GlobalState& global, LocalState& local) {
+  const Dataset& dataset = *bind.dataset;
+  while (true) {
+    if (local.batch != nullptr) {
+      while (local.row < local.batch->times.size()) {
+        const size_t r = local.row;
+        if (local.batch->values.IsValid(r) && bind.range.Contains(local.batch->times[r])) return true;
+        ++local.row;
+      }
+      local.batch = nullptr;
+    }
+    if (local.points) {
+      absl::StatusOr<const SeriesBatch*> batch = local.points->Next();
+      if (!batch.ok()) return batch.status();
+      if (*batch != nullptr) {
+        local.batch = *batch;
+        local.row = 0;
+        continue;
+      }
+      local.points.reset();
+    }
+    if (local.device != nullptr && local.next_measurement < local.measurements.size()) {
+      absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+          SeriesReader::Create(*local.reader, local.device->name, local.series,
+                               local.measurements[local.next_measurement++], bind.range);
+      if (!points.ok()) return points.status();
+      local.points = std::move(*points);
+      continue;
+    }
+    absl::StatusOr<bool> started = StartNextDevice(dataset, global, local);
+    if (!started.ok() || !*started) return started;
+  }
+}
+
+// A point's value as the text the CSV forms use (cli-contract.md): true/false, decimal integers
+// (DATE as its stored yyyyMMdd, TIMESTAMP as its stored number), Java-style floats, the string
+// itself, BLOB as 0x + lowercase hex.
+absl::Status ValueText(const ColumnVector& v, size_t r, std::string& out) {
+  out.clear();
+  switch (v.type) {
+    case DataType::kBoolean: out = v.bools[r] ? "true" : "false"; return absl::OkStatus();
+    case DataType::kInt32:
+    case DataType::kDate: absl::StrAppend(&out, v.int32s[r]); return absl::OkStatus();
+    case DataType::kInt64:
+    case DataType::kTimestamp: absl::StrAppend(&out, v.int64s[r]); return absl::OkStatus();
+    case DataType::kFloat: AppendJavaFloat(out, v.floats[r]); return absl::OkStatus();
+    case DataType::kDouble: AppendJavaDouble(out, v.doubles[r]); return absl::OkStatus();
+    case DataType::kText:
+    case DataType::kString:
+      out.assign(v.binary(r));
+      if (!ValidUtf8(out)) return absl::DataLossError("a value is not valid UTF-8");
+      return absl::OkStatus();
+    case DataType::kBlob: {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out = "0x";
+      for (char c : v.binary(r)) {
+        const auto b = static_cast<unsigned char>(c);
+        out.push_back(kHex[b >> 4]);
+        out.push_back(kHex[b & 15]);
+      }
+      return absl::OkStatus();
+    }
+    default: return absl::UnimplementedError("unsupported data type");
+  }
+}
+
+absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
+  const auto* bind = static_cast<const BindData*>(duckdb_function_get_bind_data(info));
+  auto* global = static_cast<GlobalState*>(duckdb_function_get_init_data(info));
+  auto* local = static_cast<LocalState*>(duckdb_function_get_local_init_data(info));
+  const idx_t capacity = duckdb_vector_size();
+  std::string text;
+  size_t n = 0;
+  while (n < capacity) {
+    absl::StatusOr<bool> more = NextPoint(*bind, *global, *local);
+    if (!more.ok()) {
+      const std::string& path =
+          local->device ? bind->dataset->files()[local->device->file].path : bind->dataset->files()[0].path;
+      return WithFileName(more.status(), path);
+    }
+    if (!*more) break;
+    const SeriesBatch& batch = *local->batch;
+    const size_t r = local->row++;
+    const std::string& measurement = local->measurements[local->next_measurement - 1];
+    const std::string& path = bind->dataset->files()[local->device->file].path;
+    for (size_t c = 0; c < global->columns.size(); ++c) {
+      duckdb_vector vector = duckdb_data_chunk_get_vector(output, c);
+      switch (global->columns[c]) {
+        case 0: SetString(vector, n, local->device->name); break;
+        case 1: SetString(vector, n, measurement); break;
+        case 2: {
+          std::optional<int64_t> t = ToOutputTime(batch.times[r], bind->unit);
+          if (!t) {
+            return absl::OutOfRangeError(absl::StrCat(path, ": time ", batch.times[r],
+                                                      " is out of range of TIMESTAMP (try time_unit)"));
+          }
+          static_cast<int64_t*>(duckdb_vector_get_data(vector))[n] = *t;
+          break;
+        }
+        case 3:
+          if (absl::Status s = ValueText(batch.values, r, text); !s.ok()) {
+            return absl::DataLossError(
+                absl::StrCat(path, ": series ", local->device->name, ".", measurement, ": ", s.message()));
+          }
+          SetString(vector, n, text);
+          break;
+        case 4: SetString(vector, n, path); break;
+        default: static_cast<int64_t*>(duckdb_vector_get_data(vector))[n] = 0; break;  // a virtual column
+      }
+    }
+    ++n;
+  }
+  duckdb_data_chunk_set_size(output, n);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool RegisterReadTsfileTree(duckdb_connection connection) {
+  duckdb_table_function function = duckdb_create_table_function();
+  duckdb_table_function_set_name(function, "read_tsfile_tree");
+  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
+  duckdb_table_function_add_parameter(function, any);
+  duckdb_destroy_logical_type(&any);
+  AddNamedParameter(function, "start_time", DUCKDB_TYPE_TIMESTAMP);
+  AddNamedParameter(function, "end_time", DUCKDB_TYPE_TIMESTAMP);
+  AddNamedParameter(function, "filename", DUCKDB_TYPE_BOOLEAN);
+  AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
+  duckdb_table_function_set_bind(function, BindCallback<Bind>);
+  duckdb_table_function_set_init(function, InitCallback<Init>);
+  duckdb_table_function_set_local_init(function, InitCallback<LocalInit>);
+  duckdb_table_function_set_function(function, ScanCallback<Scan>);
+  duckdb_table_function_supports_projection_pushdown(function, true);
+  const bool ok = duckdb_register_table_function(connection, function) == DuckDBSuccess;
+  duckdb_destroy_table_function(&function);
+  return ok;
+}
+
+}  // namespace tsread::duckdb_ext
