@@ -34,6 +34,8 @@ const std::vector<Command>& Commands() {
        tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads"}, {"json"}, true, tsread::cli::RunScan},
       {"verify", {}, {}, false, tsread::cli::RunVerify},
+      // IN [OUT]: one or two positionals, checked by RunSalvage.
+      {"salvage", {"schema-from"}, {"json", "force"}, true, tsread::cli::RunSalvage},
       {"gen",
        {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"},
        {"force"},
