@@ -120,7 +120,8 @@ std::string CommandHelp(std::string_view command) {
            "                         on stderr); FIELD columns keep their names from the chunk headers\n"
            "  --json                 one JSON object: the report (and output path, bytes and warnings)\n"
            "  --force                overwrite an existing OUT (never IN itself)\n"
-           "exit 0 when the walk ran (even if it kept nothing), 2 when IN is not a TsFile of version 3 or 4.\n";
+           "exit 0 when the walk ran (without OUT: even if it kept nothing), 2 when IN is not a TsFile of\n"
+           "version 3 or 4 or (with OUT) when no chunk group can be kept (then no OUT is written).\n";
   } else if (command == "gen") {
     text = "usage: tsread gen OUT [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]\n"
            "       [--fields N] [--null-ratio X] [--files N] [--force]\n"

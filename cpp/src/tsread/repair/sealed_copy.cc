@@ -268,6 +268,12 @@ absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, Out
   TSREAD_ASSIGN_OR_RETURN(result.report, SalvageDataSection(in, salvage, [&builder](const SalvagedGroup& group) {
                             return builder.Add(group);
                           }));
+  if (result.report.groups_kept == 0) {
+    // An index needs at least one device (a V3 root node with no entry is not a valid node).
+    return absl::DataLossError(absl::StrCat(in.name(), ": no chunk group can be kept, so there is nothing to seal: ",
+                                            "the walk stopped at offset ", result.report.stop_offset, ": ",
+                                            result.report.stop_reason));
+  }
   TSREAD_RETURN_IF_ERROR(CopyPrefix(in, result.report.data_end, out));
   const std::string index =
       builder.Build(options.schemas, options.max_index_degree, result.report.data_end, result.warnings);

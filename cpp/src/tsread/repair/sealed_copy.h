@@ -47,8 +47,8 @@ struct SealedCopyResult {
 };
 
 // Salvages `in` and writes the sealed copy to `out` (closed at the end). Fails as
-// SalvageDataSection does, with the sink's I/O errors, and with InvalidArgument for an unusable
-// max_index_degree.
+// SalvageDataSection does, with the sink's I/O errors, with DataLoss when no group can be kept
+// (nothing is written then), and with InvalidArgument for an unusable max_index_degree.
 absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, OutputSink& out,
                                                  const SealedCopyOptions& options = {});
 
