@@ -121,7 +121,7 @@ std::string CommandHelp(std::string_view command) {
            "  --json                 one JSON object: the report (and output path, bytes and warnings)\n"
            "  --force                overwrite an existing OUT (never IN itself)\n"
            "exit 0 when the walk ran (without OUT: even if it kept nothing), 2 when IN is not a TsFile of\n"
-           "version 3 or 4 or (with OUT) when no chunk group can be kept (then no OUT is written).\n";
+           "version 3 or 4 or (with OUT) when no chunk group with data can be kept (no OUT then).\n";
   } else if (command == "gen") {
     text = "usage: tsread gen OUT [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]\n"
            "       [--fields N] [--null-ratio X] [--files N] [--force]\n"

@@ -257,3 +257,35 @@ TEST(SealedCopyTest, WithoutASchemaTagsAreNamedByPosition) {
 
 }  // namespace
 }  // namespace tsread
+
+namespace tsread {
+namespace {
+
+// A chunk group header with no chunk after it (legal, §2.3) is kept with the data section but
+// gives its device no index entry; the copy still reads and verifies (found by the salvage fuzzer).
+TEST(SealedCopyTest, AnEmptyChunkGroupIsKeptButNotIndexed) {
+  const std::string v3 = testing::ReadWholeFile(testing::FixturePath("v3_sample.tsfile"));
+  // v3_sample: group d1 at [7, 88), group d2 at [88, 100), the separator at 100.
+  const std::string file = v3.substr(0, 88) + std::string("\x00\x02x", 3) + v3.substr(88, 13);
+  std::string copy_bytes;
+  std::unique_ptr<OutputSink> sink = StringOutputSink(&copy_bytes);
+  absl::StatusOr<SealedCopyResult> copy = WriteSealedCopy(*MemoryFileView(file), *sink);
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  EXPECT_EQ(copy->report.groups_kept, 3u);
+  EXPECT_EQ(copy->report.data_end, 103u);
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reopened = TsFileReader::Open(MemoryFileView(copy_bytes));
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  absl::StatusOr<VerifyReport> verify = VerifyFile(**reopened);
+  ASSERT_TRUE(verify.ok());
+  EXPECT_TRUE(verify->clean()) << verify->problems.front();
+  EXPECT_EQ(verify->values, 2u);
+
+  // Only empty groups: nothing to seal.
+  copy_bytes.clear();
+  sink = StringOutputSink(&copy_bytes);
+  const std::string empty_only = v3.substr(0, 7) + std::string("\x00\x02x\x02", 4);
+  EXPECT_EQ(WriteSealedCopy(*MemoryFileView(empty_only), *sink).status().code(), absl::StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace tsread

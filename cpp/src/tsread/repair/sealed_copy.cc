@@ -104,6 +104,9 @@ class SealedIndexBuilder {
   explicit SealedIndexBuilder(uint8_t version) : version_(version) {}
 
   absl::Status Add(const SalvagedGroup& group) {
+    // A group header with no chunk after it is legal (§2.3) but gives its device nothing to index
+    // (a measurement node needs an entry); its bytes stay in the data section, unreferenced.
+    if (group.chunks.empty()) return absl::OkStatus();
     const std::string table(version_ == kVersion3 ? "" : group.device.table_name());
     TableState& state = tables_[table];
     if (group.device.segment_count() > 0) state.max_tags = std::max(state.max_tags, group.device.segment_count() - 1);
@@ -127,6 +130,8 @@ class SealedIndexBuilder {
     }
     return absl::OkStatus();
   }
+
+  bool empty() const { return tables_.empty(); }
 
   // The index and tail after a data section that ends at `separator_offset`.
   std::string Build(const std::vector<TableSchema>& given, int max_degree, uint64_t separator_offset,
@@ -268,10 +273,10 @@ absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, Out
   TSREAD_ASSIGN_OR_RETURN(result.report, SalvageDataSection(in, salvage, [&builder](const SalvagedGroup& group) {
                             return builder.Add(group);
                           }));
-  if (result.report.groups_kept == 0) {
+  if (builder.empty()) {
     // An index needs at least one device (a V3 root node with no entry is not a valid node).
-    return absl::DataLossError(absl::StrCat(in.name(), ": no chunk group can be kept, so there is nothing to seal: ",
-                                            "the walk stopped at offset ", result.report.stop_offset, ": ",
+    return absl::DataLossError(absl::StrCat(in.name(), ": no chunk group with data can be kept, so there is nothing ",
+                                            "to seal: the walk stopped at offset ", result.report.stop_offset, ": ",
                                             result.report.stop_reason));
   }
   TSREAD_RETURN_IF_ERROR(CopyPrefix(in, result.report.data_end, out));
