@@ -27,17 +27,32 @@ bool FullMode() {
   return mode != nullptr && std::string(mode) == "full";
 }
 
+// Sanitizer builds run lighter sweeps (each cut decodes every group before it).
+bool SanitizerBuild() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
 // Which group boundaries to cut at: all of them for files of a few dozen groups (and in full
-// mode), else evenly spaced ones plus the last few, fewer in files over 1 MB (each cut decodes
-// every group before it), so the sweep stays within the CI budget.
+// mode), else evenly spaced ones plus the last few, fewer in files over 100 KB and in sanitizer
+// builds (each cut decodes every group before it), so the sweep stays within the CI budget.
 std::vector<size_t> BoundaryGroups(size_t groups, uint64_t file_size) {
   std::set<size_t> picked;
-  const size_t limit = FullMode() ? groups : (file_size > (uint64_t{1} << 20) ? 8 : 24);
+  size_t limit = file_size > (uint64_t{1} << 20) ? 8 : 24;
+  if (SanitizerBuild()) limit = file_size > 100000 ? 3 : 8;
+  if (FullMode()) limit = groups;
   if (groups <= limit) {
     for (size_t g = 0; g < groups; ++g) picked.insert(g);
   } else {
     for (size_t i = 0; i < limit; ++i) picked.insert(groups * i / limit);
-    for (size_t g = groups - 3; g < groups; ++g) picked.insert(g);
+    const size_t last = SanitizerBuild() ? 1 : 3;
+    for (size_t g = groups - std::min(groups, last); g < groups; ++g) picked.insert(g);
   }
   return {picked.begin(), picked.end()};
 }
@@ -51,9 +66,10 @@ std::vector<uint64_t> CutLengths(const testing::ChunkGroupLayout& layout) {
     const testing::GroupLayout& group = layout.groups[g];
     cuts.insert(group.offset);
     cuts.insert(group.offset + 1);
+    if (group.first_page_body != 0) cuts.insert(group.first_page_body + 1);
+    if (SanitizerBuild() && !FullMode()) continue;
     cuts.insert(group.offset + 2);
     if (group.first_chunk != 0) cuts.insert(group.first_chunk + 3);
-    if (group.first_page_body != 0) cuts.insert(group.first_page_body + 1);
     cuts.insert((group.offset + layout.MarkerAfter(g)) / 2);
   }
   cuts.insert(layout.separator);
