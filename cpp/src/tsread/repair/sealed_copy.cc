@@ -78,6 +78,7 @@ struct SeriesState {
 
 struct DeviceState {
   bool aligned = false;
+  uint8_t time_mask = 0;
   std::vector<ChunkRecord> time_chunks;
   std::map<std::string, SeriesState> series;
 };
@@ -116,13 +117,17 @@ class SealedIndexBuilder {
       ChunkRecord record;
       record.offset = static_cast<int64_t>(chunk.offset);
       record.statistics = ChunkStatistics(chunk);
+      // TimeseriesMetadata masks come from the first chunk's marker, as Java's TSMIterator takes
+      // them (§5): Java-written files set them, the C++ writer's do not, and the copy keeps each.
+      const uint8_t mask = chunk.marker & (kTimeColumnMask | kValueColumnMask);
       if (chunk.role == ChunkRole::kTime) {
+        if (device.time_chunks.empty()) device.time_mask = mask;
         device.time_chunks.push_back(std::move(record));
         continue;
       }
       SeriesState& series = device.series[chunk.measurement];
+      if (series.chunks.empty()) series.mask = mask;
       series.type = chunk.type;
-      series.mask = chunk.role == ChunkRole::kValue ? kValueColumnMask : 0;
       series.chunks.push_back(std::move(record));
       const bool seen = std::any_of(state.fields.begin(), state.fields.end(),
                                     [&](const SeenField& f) { return f.name == chunk.measurement; });
@@ -167,7 +172,7 @@ class SealedIndexBuilder {
     for (const auto& [id, device] : state.devices) {
       IndexedDevice& indexed = devices.emplace_back();
       indexed.id = &id;
-      if (device.aligned) indexed.series.push_back(IndexedSeries{"", DataType::kVector, kTimeColumnMask, &device.time_chunks});
+      if (device.aligned) indexed.series.push_back(IndexedSeries{"", DataType::kVector, device.time_mask, &device.time_chunks});
       const size_t first = indexed.series.size();
       for (const auto& [name, series] : device.series) {
         indexed.series.push_back(IndexedSeries{name, series.type, series.mask, &series.chunks});
