@@ -1,5 +1,6 @@
 #include "tsread/read/salvage.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
@@ -41,7 +42,8 @@ bool HasValidTail(const RandomAccessFile& file) {
   if (!layout.ok()) return false;
   absl::StatusOr<Buffer> bytes = file.Read(layout->metadata_offset, layout->metadata_size);
   if (!bytes.ok()) return false;
-  absl::StatusOr<TsFileMetadata> metadata = ReadTsFileMetadata(bytes->bytes(), layout->metadata_offset, layout->version);
+  absl::StatusOr<TsFileMetadata> metadata =
+      ReadTsFileMetadata(bytes->bytes(), layout->metadata_offset, layout->version);
   if (!metadata.ok() || metadata->meta_offset < kHeadSize || metadata->meta_offset >= layout->metadata_offset) {
     return false;
   }
@@ -86,8 +88,8 @@ absl::Status CheckPageStatistics(const PageHeader& page, const std::vector<int64
 
 class SalvageWalker : public DataSectionVisitor {
  public:
-  SalvageWalker(uint8_t version, const SalvageOptions& options, const KeptGroupFn& on_kept, SalvageReport& report)
-      : version_(version), options_(options), on_kept_(on_kept), report_(report) {}
+  SalvageWalker(const SalvageOptions& options, const KeptGroupFn& on_kept, SalvageReport& report)
+      : options_(options), on_kept_(on_kept), report_(report) {}
 
   bool callback_failed() const { return callback_failed_; }
 
@@ -107,6 +109,7 @@ class SalvageWalker : public DataSectionVisitor {
     group_->offset = offset;
     group_->device = device.ToOwned();
     time_pages_.clear();
+    decoded_times_.clear();
     pending_time_.reset();
     consumed_end_ = 0;
     return absl::OkStatus();
@@ -210,7 +213,8 @@ class SalvageWalker : public DataSectionVisitor {
     return absl::OkStatus();
   }
 
-  absl::Status DecodeTimes(const ChunkHeader& header, const PageRef& page, uint64_t count, std::vector<int64_t>& times) {
+  absl::Status DecodeTimes(const ChunkHeader& header, const PageRef& page, uint64_t count,
+                           std::vector<int64_t>& times) {
     if (count > options_.limits.max_page_rows) {
       return Corrupt(page.header.offset, absl::StrCat(count, " rows in one page, over the limit"));
     }
@@ -275,8 +279,9 @@ class SalvageWalker : public DataSectionVisitor {
 
   absl::Status OnValuePage(const ChunkHeader& header, const PageRef& page, size_t k, SalvagedChunk& chunk) {
     if (k >= time_pages_.size()) {
-      return Corrupt(page.header.offset, absl::StrCat("value chunk ", ToAbsl(header.measurement), " has more pages than "
-                                                      "its time chunk (", time_pages_.size(), ")"));
+      return Corrupt(page.header.offset, absl::StrCat("value chunk ", ToAbsl(header.measurement),
+                                                      " has more pages than its time chunk (", time_pages_.size(),
+                                                      ")"));
     }
     if (!time_pages_[k].has_value()) {
       if (page.header.is_empty()) {
@@ -332,7 +337,7 @@ class SalvageWalker : public DataSectionVisitor {
     SalvagedGroup& group = *group_;
     if (pending_time_.has_value()) {
       return Corrupt(pending_time_->page.offset,
-                     absl::StrCat("the single-page time chunk's encoding (", header_encoding_name(), ") does not "
+                     absl::StrCat("the single-page time chunk's encoding (", PendingEncodingName(), ") does not "
                                   "store its row count and no value page of the group states it"));
     }
     for (size_t c = 1; group.aligned && c < group.chunks.size(); ++c) {
@@ -357,7 +362,7 @@ class SalvageWalker : public DataSectionVisitor {
     return absl::OkStatus();
   }
 
-  std::string header_encoding_name() const {
+  std::string PendingEncodingName() const {
     std::optional<Encoding> encoding = EncodingFromByte(pending_time_->chunk.encoding_byte);
     return encoding.has_value() ? std::string(EncodingName(*encoding)) : "unknown";
   }
@@ -398,7 +403,6 @@ class SalvageWalker : public DataSectionVisitor {
     PageHeader page;
   };
 
-  uint8_t version_;
   const SalvageOptions& options_;
   const KeptGroupFn& on_kept_;
   SalvageReport& report_;
@@ -434,7 +438,7 @@ absl::StatusOr<SalvageReport> SalvageDataSection(const RandomAccessFile& file, c
                                                  " at offset 6: tsread reads versions 3 and 4"));
   }
   report.sealed = HasValidTail(file);
-  SalvageWalker walker(report.version, options, on_kept, report);
+  SalvageWalker walker(options, on_kept, report);
   DataRange range;
   range.version = report.version;
   range.end = report.file_size;

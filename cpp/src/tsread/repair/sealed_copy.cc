@@ -159,7 +159,8 @@ class SealedIndexBuilder {
     }
     std::vector<const TableSchema*> schemas;
     for (const TableSchema& schema : schemas_) schemas.push_back(&schema);
-    std::sort(schemas.begin(), schemas.end(), [](const TableSchema* a, const TableSchema* b) { return a->name < b->name; });
+    std::sort(schemas.begin(), schemas.end(),
+              [](const TableSchema* a, const TableSchema* b) { return a->name < b->name; });
     AppendIndexAndTail(tables, schemas, max_degree, separator_offset, out);
     return out;
   }
@@ -172,7 +173,9 @@ class SealedIndexBuilder {
     for (const auto& [id, device] : state.devices) {
       IndexedDevice& indexed = devices.emplace_back();
       indexed.id = &id;
-      if (device.aligned) indexed.series.push_back(IndexedSeries{"", DataType::kVector, device.time_mask, &device.time_chunks});
+      if (device.aligned) {
+        indexed.series.push_back(IndexedSeries{"", DataType::kVector, device.time_mask, &device.time_chunks});
+      }
       const size_t first = indexed.series.size();
       for (const auto& [name, series] : device.series) {
         indexed.series.push_back(IndexedSeries{name, series.type, series.mask, &series.chunks});
