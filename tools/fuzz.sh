@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tools/fuzz.sh TARGET SECONDS — builds the libFuzzer targets with clang (build/fuzz) and runs
-# TARGET (open_and_scan, decoder, decompress, byte_stream) for SECONDS, from a seed corpus made
+# TARGET (open_and_scan, decoder, decompress, byte_stream, salvage) for SECONDS, from a seed corpus made
 # of the reference fixtures. Crashes land in build/fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ $# -ne 2 ]]; then
-  echo "usage: tools/fuzz.sh TARGET SECONDS   (TARGET: open_and_scan | decoder | decompress | byte_stream)" >&2
+  echo "usage: tools/fuzz.sh TARGET SECONDS   (TARGET: open_and_scan | decoder | decompress | byte_stream | salvage)" >&2
   exit 1
 fi
 target=$1
@@ -18,7 +18,7 @@ cmake --build build/fuzz -j"$jobs" --target "${target}_fuzzer" seed_extractor >/
 fixtures=${TSREAD_FIXTURES:-../shared/fixtures}
 corpus=build/fuzz/corpus/$target
 artifacts=build/fuzz/artifacts/$target
-mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan} "$corpus" "$artifacts"
+mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan,salvage} "$corpus" "$artifacts"
 # The corpus kept in the repository (tools/fuzz_corpus.sh) seeds every run: fuzzing accumulates.
 if [[ -d cpp/test/fuzz/corpus/$target ]]; then cp -n cpp/test/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true; fi
 # Real pages, page bodies, index nodes and metadata from the fixtures, extracted once.
@@ -34,6 +34,15 @@ case $target in
   open_and_scan)
     for f in "$fixtures"/*.tsfile; do
       [[ $(stat -c %s "$f") -le 300000 ]] && cp -n "$f" "$corpus/" || true
+    done ;;
+  salvage)
+    # Unsealed files: prefixes of small fixtures, cut inside groups, pages and the index.
+    for f in "$fixtures"/v3_sample.tsfile "$fixtures"/table_enc_DICTIONARY.tsfile "$fixtures"/tree_aligned.tsfile \
+             "$fixtures"/tree_nonaligned.tsfile "$fixtures"/table_multi.tsfile; do
+      size=$(stat -c %s "$f")
+      for k in 1 2 3 4 5 6 7 8; do
+        [[ -f $corpus/$(basename "$f").$k ]] || head -c $((size * k / 9)) "$f" > "$corpus/$(basename "$f").$k"
+      done
     done ;;
   byte_stream)
     for f in "$fixtures"/v3_sample.tsfile "$fixtures"/table_enc_DICTIONARY.tsfile; do

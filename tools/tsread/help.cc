@@ -23,6 +23,8 @@ constexpr char kOverview[] =
     "       [--threads N] [--memory-budget SIZE] [--json]\n"
     "                              full scan: rows, seconds, rows/s (and column statistics)\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
+    "  salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
+    "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
     "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD|SNAPPY|GZIP]\n"
     "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
     "                              write a benchmark-shaped table file (or N files in directory OUT)\n";
@@ -112,6 +114,23 @@ std::string CommandHelp(std::string_view command) {
            "CORRUPT. Statistics that a lossy encoding (SPRINTZ, RLBE on FLOAT/DOUBLE) computed from the\n"
            "values before encoding are reported as a NOTICE: the file is still OK.\n"
            "exit 0 when the file is clean (notices included), 2 when a problem was found.\n";
+  } else if (command == "salvage") {
+    text = "usage: tsread salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
+           "Recovers the data of an unsealed file (its writer crashed: no tail, or a tail that does not\n"
+           "parse) from the data section alone. Walking from offset 7, a chunk group is kept when the marker\n"
+           "that follows it (0x00, 0x04 or the 0x02 separator) is in the file and every chunk and page of it\n"
+           "decodes; the walk stops at the first group that fails. A group that ends the file is not kept\n"
+           "(more of it may have been lost). Nothing partial is kept.\n"
+           "Without OUT: what is recoverable (groups, devices, rows, points, bytes kept, where and why the\n"
+           "walk stopped). With OUT: a sealed copy (the kept data section verbatim, a new index and tail)\n"
+           "that `tsread verify` accepts.\n"
+           "  --schema-from FILE     table schemas (lost with the tail) from another file of the same tables;\n"
+           "                         without it TAG columns are named by position: tag0, tag1, ... (a warning\n"
+           "                         on stderr); FIELD columns keep their names from the chunk headers\n"
+           "  --json                 one JSON object: the report (and output path, bytes and warnings)\n"
+           "  --force                overwrite an existing OUT (never IN itself)\n"
+           "exit 0 when the walk ran (without OUT: even if it kept nothing), 2 when IN is not a TsFile of\n"
+           "version 3 or 4 or (with OUT) when no chunk group with data can be kept (no OUT then).\n";
   } else if (command == "gen") {
     text = "usage: tsread gen OUT [--devices N] [--rows N] [--seed N] [--compression C] [--page-points N]\n"
            "       [--fields N] [--null-ratio X] [--files N] [--force]\n"

@@ -35,6 +35,8 @@ const std::vector<Command>& Commands() {
        tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads", "memory-budget"}, {"json"}, true, tsread::cli::RunScan},
       {"verify", {}, {}, false, tsread::cli::RunVerify},
+      // IN [OUT]: one or two positionals, checked by RunSalvage.
+      {"salvage", {"schema-from"}, {"json", "force"}, true, tsread::cli::RunSalvage},
       {"gen",
        {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"},
        {"force"},

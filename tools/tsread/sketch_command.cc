@@ -159,7 +159,7 @@ class SketchPrinter : public DataSectionVisitor {
                       ", encodingType=", EncodingText(chunk.encoding_byte), ", size=", chunk.header_size));
     return absl::OkStatus();
   }
-  absl::Status OnPage(const ChunkHeader&, const PageHeader& page, uint64_t body_offset) override {
+  absl::Status OnPage(const ChunkHeader&, const PageHeader& page, uint64_t body_offset, std::string_view) override {
     ++page_index_;
     std::string text = absl::StrCat("[PageHeader-", page_index_, "]  HeaderSize:", page.header_size,
                                     ", UncompressedSize:", page.uncompressed_size);

@@ -27,7 +27,9 @@ class ChunkCollector : public DataSectionVisitor {
     chunks[chunk.offset] = Found{std::string(chunk.measurement), chunk.data_type};
     return absl::OkStatus();
   }
-  absl::Status OnPage(const ChunkHeader&, const PageHeader&, uint64_t) override { return absl::OkStatus(); }
+  absl::Status OnPage(const ChunkHeader&, const PageHeader&, uint64_t, std::string_view) override {
+    return absl::OkStatus();
+  }
   absl::Status OnOperationIndexRange(uint64_t, int64_t, int64_t) override { return absl::OkStatus(); }
   absl::Status OnSeparator(uint64_t) override { return absl::OkStatus(); }
 };

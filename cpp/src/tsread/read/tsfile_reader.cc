@@ -30,6 +30,20 @@ size_t FloorEntry(const std::vector<Entry>& entries, Compare compare_entry_to_ta
 
 int CompareMeasurement(std::string_view a, std::string_view b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
+// A file with a valid head (magic, version 3 or 4) whose tail is missing or does not parse is
+// unsealed: its writer never finished it (or the tail was damaged). Its data section may still be
+// recovered: say so (docs/robustness.md, "Unsealed files").
+absl::Status WithUnsealedHint(const absl::Status& status, const RandomAccessFile& file) {
+  if (status.code() != absl::StatusCode::kDataLoss || file.size() < kHeadSize) return status;
+  absl::StatusOr<Buffer> head = file.Read(0, kHeadSize);
+  if (!head.ok() || head->bytes().substr(0, kMagic.size()) != kMagic) return status;
+  const uint8_t version = static_cast<uint8_t>(head->data()[6]);
+  if (version != kVersion3 && version != kVersion4) return status;
+  return absl::DataLossError(absl::StrCat(status.message(),
+                                          " — the file is unsealed (no valid tail); `tsread salvage` "
+                                          "(tsread::SalvageDataSection) recovers its complete chunk groups"));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::string& path, FileAccess access) {
@@ -38,18 +52,29 @@ absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::stri
 }
 
 absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(std::unique_ptr<RandomAccessFile> file) {
-  TSREAD_ASSIGN_OR_RETURN(FileLayout layout, ReadFileLayout(*file));
-  TSREAD_ASSIGN_OR_RETURN(Buffer bytes, file->Read(layout.metadata_offset, layout.metadata_size));
-  TSREAD_ASSIGN_OR_RETURN(TsFileMetadata metadata,
-                          ReadTsFileMetadata(bytes.bytes(), layout.metadata_offset, layout.version));
-  TSREAD_ASSIGN_OR_RETURN(Buffer separator, file->Read(metadata.meta_offset, 1));
-  if (static_cast<uint8_t>(separator.data()[0]) != kSeparatorMarker) {
-    return absl::DataLossError(absl::StrCat("corrupt meta offset: byte at offset ", metadata.meta_offset,
-                                            " is 0x", absl::Hex(static_cast<uint8_t>(separator.data()[0])),
-                                            ", expected the separator 0x02"));
-  }
+  struct Tail {
+    FileLayout layout;
+    Buffer bytes;
+    TsFileMetadata metadata;
+  };
+  auto read_tail = [](const RandomAccessFile& f) -> absl::StatusOr<Tail> {
+    Tail tail;
+    TSREAD_ASSIGN_OR_RETURN(tail.layout, ReadFileLayout(f));
+    TSREAD_ASSIGN_OR_RETURN(tail.bytes, f.Read(tail.layout.metadata_offset, tail.layout.metadata_size));
+    TSREAD_ASSIGN_OR_RETURN(tail.metadata,
+                            ReadTsFileMetadata(tail.bytes.bytes(), tail.layout.metadata_offset, tail.layout.version));
+    TSREAD_ASSIGN_OR_RETURN(Buffer separator, f.Read(tail.metadata.meta_offset, 1));
+    if (static_cast<uint8_t>(separator.data()[0]) != kSeparatorMarker) {
+      return absl::DataLossError(absl::StrCat("corrupt meta offset: byte at offset ", tail.metadata.meta_offset,
+                                              " is 0x", absl::Hex(static_cast<uint8_t>(separator.data()[0])),
+                                              ", expected the separator 0x02"));
+    }
+    return tail;
+  };
+  absl::StatusOr<Tail> tail = read_tail(*file);
+  if (!tail.ok()) return WithUnsealedHint(tail.status(), *file);
   return std::unique_ptr<TsFileReader>(
-      new TsFileReader(std::move(file), layout, std::move(bytes), std::move(metadata)));
+      new TsFileReader(std::move(file), tail->layout, std::move(tail->bytes), std::move(tail->metadata)));
 }
 
 std::vector<const TableSchema*> TsFileReader::Tables() const {

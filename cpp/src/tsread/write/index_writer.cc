@@ -57,9 +57,13 @@ std::string MeasurementKey(std::string_view name) {
   return key;
 }
 
-// StringArrayDeviceID.serialize (§2.2).
+// StringArrayDeviceID.serialize (§2.2); a V3 plain id is its path as a `vstr` (§6.1).
 std::string DeviceKey(const DeviceId& id) {
   std::string key;
+  if (id.is_plain()) {
+    AppendVarString(key, id.table_name());
+    return key;
+  }
   AppendUVarInt(key, static_cast<uint32_t>(id.segment_count()));
   for (const auto& segment : id.segments()) AppendNullableVarString(key, segment);
   return key;
@@ -170,35 +174,10 @@ void WriteTableSchema(const TableSchema& schema, std::string& out) {
   }
 }
 
-}  // namespace
-
-void AppendIndexAndTail(const std::vector<IndexedDevice>& devices, const TableSchema& schema, int max_degree,
-                        uint64_t separator_offset, std::string& out) {
-  IndexOut index(separator_offset - out.size(), out);
-  AppendU8(out, kSeparator);
-
-  std::vector<Node> measurement_roots;
-  measurement_roots.reserve(devices.size());
-  for (const IndexedDevice& device : devices) measurement_roots.push_back(WriteDeviceSeries(device, max_degree, index));
-
-  std::string metadata;
-  if (devices.empty()) {
-    AppendUVarInt(metadata, 0);
-  } else {
-    const Node root = WriteDeviceIndex(devices, std::move(measurement_roots), max_degree, index);
-    AppendUVarInt(metadata, 1);
-    AppendVarString(metadata, schema.name);
-    std::string root_bytes;
-    IndexOut(0, root_bytes).WriteNode(root);
-    metadata.append(root_bytes);
-  }
-  AppendUVarInt(metadata, 1);
-  AppendVarString(metadata, schema.name);
-  WriteTableSchema(schema, metadata);
-  AppendI64(metadata, static_cast<int64_t>(separator_offset));
-  // No bloom filter: nBytes = 0 (Java's empty form).
+// TsFileMetadata's properties as Java writes them for an unencrypted file (HashMap order;
+// encryptKey "") after an empty bloom filter (nBytes = 0, Java's empty form).
+void AppendBloomFilterAndProperties(std::string& metadata) {
   AppendUVarInt(metadata, 0);
-  // Properties as Java writes them for an unencrypted file (HashMap order; encryptKey "").
   AppendVarInt(metadata, 3);
   AppendVarString(metadata, "encryptLevel");
   AppendVarString(metadata, "0");
@@ -206,10 +185,70 @@ void AppendIndexAndTail(const std::vector<IndexedDevice>& devices, const TableSc
   AppendVarString(metadata, "");
   AppendVarString(metadata, "encryptType");
   AppendVarString(metadata, "org.apache.tsfile.encrypt.UNENCRYPTED");
+}
 
+void AppendNode(const Node& node, std::string& out) {
+  std::string bytes;
+  IndexOut(0, bytes).WriteNode(node);
+  out.append(bytes);
+}
+
+void AppendTail(const std::string& metadata, std::string& out) {
   out.append(metadata);
   AppendI32(out, static_cast<int32_t>(metadata.size()));
   out.append(kMagic, 6);
+}
+
+}  // namespace
+
+void AppendIndexAndTail(const std::vector<IndexedTable>& tables, const std::vector<const TableSchema*>& schemas,
+                        int max_degree, uint64_t separator_offset, std::string& out) {
+  IndexOut index(separator_offset - out.size(), out);
+  AppendU8(out, kSeparator);
+
+  // Java writes the series of every device (all tables, in device order) first, then per table
+  // its device nodes (TsFileIOWriter.readChunkMetadataAndConstructIndexTree).
+  std::vector<std::vector<Node>> measurement_roots(tables.size());
+  for (size_t t = 0; t < tables.size(); ++t) {
+    for (const IndexedDevice& device : tables[t].devices) {
+      measurement_roots[t].push_back(WriteDeviceSeries(device, max_degree, index));
+    }
+  }
+  std::string metadata;
+  AppendUVarInt(metadata, static_cast<uint32_t>(tables.size()));
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const Node root = WriteDeviceIndex(tables[t].devices, std::move(measurement_roots[t]), max_degree, index);
+    AppendVarString(metadata, tables[t].name);
+    AppendNode(root, metadata);
+  }
+  AppendUVarInt(metadata, static_cast<uint32_t>(schemas.size()));
+  for (const TableSchema* schema : schemas) {
+    AppendVarString(metadata, schema->name);
+    WriteTableSchema(*schema, metadata);
+  }
+  AppendI64(metadata, static_cast<int64_t>(separator_offset));
+  AppendBloomFilterAndProperties(metadata);
+  AppendTail(metadata, out);
+}
+
+void AppendV3IndexAndTail(const std::vector<IndexedDevice>& devices, int max_degree, uint64_t separator_offset,
+                          std::string& out) {
+  IndexOut index(separator_offset - out.size(), out);
+  AppendU8(out, kSeparator);
+  std::vector<Node> measurement_roots;
+  measurement_roots.reserve(devices.size());
+  for (const IndexedDevice& device : devices) measurement_roots.push_back(WriteDeviceSeries(device, max_degree, index));
+  std::string metadata;
+  AppendNode(WriteDeviceIndex(devices, std::move(measurement_roots), max_degree, index), metadata);
+  AppendI64(metadata, static_cast<int64_t>(separator_offset));
+  AppendTail(metadata, out);
+}
+
+void AppendIndexAndTail(const std::vector<IndexedDevice>& devices, const TableSchema& schema, int max_degree,
+                        uint64_t separator_offset, std::string& out) {
+  std::vector<IndexedTable> tables;
+  if (!devices.empty()) tables.push_back(IndexedTable{schema.name, devices});
+  AppendIndexAndTail(tables, {&schema}, max_degree, separator_offset, out);
 }
 
 }  // namespace tsread

@@ -1,0 +1,57 @@
+// WriteSealedCopy: turns an unsealed TsFile into a sealed one (docs/robustness.md, "Unsealed
+// files"). The copy is the head and the data section that salvage keeps (read/salvage.h),
+// verbatim, then a new index and tail: TimeseriesMetadata with statistics recomputed from the
+// decoded values, measurement and device index nodes, TsFileMetadata (format reference §5-§7).
+//
+// Layering: salvage is read/ (a walk and decoders), the index and tail are write/ (index_writer,
+// statistics_builder, output_sink); this module is the one place that uses both, so read/ and
+// write/ stay independent of each other (CMakeLists.txt: tsread_repair).
+//
+// Versions: a version-4 file gets a V4 index (tables and tree-model devices, aligned and not);
+// a version-3 file keeps its version byte and its data section (plain device paths, §2.2), so it
+// gets a V3 index (§7.3) that V3 readers read back. (Apache's RestorableTsFileIOWriter writes its
+// V4 index after a V3 head, which its own reader then parses as V3 and cannot read.)
+//
+// Table schemas lived only in the lost tail. `schemas` supplies them (IoTDB takes them from its
+// catalog; `tsread salvage --schema-from` from another file of the same tables); a table-model
+// table without one gets TAG columns named by position (tag0, tag1, ...) and a warning. FIELD
+// columns are the measurements of the chunk headers, with their types.
+#ifndef TSREAD_REPAIR_SEALED_COPY_H_
+#define TSREAD_REPAIR_SEALED_COPY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/format/table_schema.h"
+#include "tsread/io/random_access_file.h"
+#include "tsread/read/salvage.h"
+#include "tsread/write/output_sink.h"
+
+namespace tsread {
+
+struct SealedCopyOptions {
+  ReadLimits limits;
+  // Schemas of the file's tables (another sealed file's). Columns that the kept data needs and a
+  // schema lacks are added (with a warning); a table with no schema here gets positional TAG names.
+  std::vector<TableSchema> schemas;
+  // Fan-out of the new index tree (TSFileConfig.maxDegreeOfIndexNode), at least 2.
+  int max_index_degree = 256;
+};
+
+struct SealedCopyResult {
+  SalvageReport report;
+  std::vector<std::string> warnings;  // schema guesses, one line each
+  uint64_t bytes_written = 0;
+};
+
+// Salvages `in` and writes the sealed copy to `out` (closed at the end). Fails as
+// SalvageDataSection does, with the sink's I/O errors, with DataLoss when no group can be kept
+// (nothing is written then), and with InvalidArgument for an unusable max_index_degree.
+absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, OutputSink& out,
+                                                 const SealedCopyOptions& options = {});
+
+}  // namespace tsread
+
+#endif  // TSREAD_REPAIR_SEALED_COPY_H_
