@@ -341,7 +341,7 @@ class BatchReader {
 };
 
 // The Dask plan: the scan's projection (name, category, type) and one serialized split per
-// partition with its file.
+// partition with its file, planned rows and time range.
 py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_bytes) {
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
@@ -357,7 +357,13 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
   }
   py::list parts;
   for (const DatasetSplit& split : *splits) {
-    parts.append(py::make_tuple(py::bytes(scanner->SerializeSplit(split)), dataset.files()[split.file].path));
+    // What the metadata announces for the split's devices: rows (ignoring the time range) and,
+    // with rows, the time range they span.
+    const ScanSplit& devices = split.devices;
+    py::object min_time = devices.rows > 0 ? py::cast(devices.min_time) : py::none();
+    py::object max_time = devices.rows > 0 ? py::cast(devices.max_time) : py::none();
+    parts.append(py::make_tuple(py::bytes(scanner->SerializeSplit(split)), dataset.files()[split.file].path,
+                                devices.rows, min_time, max_time));
   }
   py::dict out;
   out["columns"] = columns;
