@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import tsread
+import tsread.dask
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +191,48 @@ def test_tree_dataset_long_form(fixtures):
     assert list(df.columns) == ["device", "measurement", "time", "value"]
     assert len(df) == len(tsread.read_tree(fixtures / "tree_aligned.tsfile")) + len(
         tsread.read_tree(fixtures / "tree_nonaligned.tsfile"))
+
+
+def _uvarint(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        if not n:
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _with_time_count(src, dst, delta):
+    """A copy of src whose first device's time column statistics (count varint, then start and end
+    time as big-endian int64, format reference §4-5) announce `delta` more rows than it holds."""
+    import struct
+
+    df = tsread.read_table(src, time_as="int")
+    tags = [c["name"] for c in tsread.open(src).schema() if c["category"] == "TAG"]
+    data = bytearray(src.read_bytes())
+    for _key, row in df.groupby(tags, dropna=False, observed=True)["time"].agg(["count", "min", "max"]).iterrows():
+        count = int(row["count"])
+        old = _uvarint(count) + struct.pack(">qq", int(row["min"]), int(row["max"]))
+        new = _uvarint(count + delta) + old[len(_uvarint(count)):]
+        at = data.find(old)
+        if at >= 0 and data.find(old, at + 1) < 0 and len(new) == len(old):
+            data[at:at + len(old)] = new
+            dst.write_bytes(bytes(data))
+            return
+    pytest.skip("no device statistics found to alter")
+
+
+@pytest.mark.parametrize("delta", [-1, 1])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_metadata_row_counts_that_lie(fixtures, tmp_path, delta, threads):
+    """read_table plans from the metadata's row counts: a file announcing one row fewer than a
+    device holds falls back to reading batch by batch, one announcing more closes the gap; both
+    give exactly the rows the pages hold."""
+    src = fixtures / "table_comp_LZ4.tsfile"
+    lying = tmp_path / "lying.tsfile"
+    _with_time_count(src, lying, delta)
+    announced = sum(s["rows"] for s in tsread.dask.splits(str(lying), split_bytes=1))
+    expected = tsread.read_table(src)
+    assert announced == len(expected) + delta
+    pd.testing.assert_frame_equal(tsread.read_table(lying, threads=threads), expected)
