@@ -31,6 +31,8 @@ constexpr size_t kFilesKeptOpen = 16;
 // only what is decoded.
 constexpr uint64_t kMaxBytesPerInputByte = 4096;
 constexpr uint64_t kMinMappable = uint64_t{64} << 20;
+// More threads than this (the CLI's limit too) only add thread start-up.
+constexpr int kMaxThreads = 256;
 // How many rows ahead of the writes a slice is populated (bytes: rows x width).
 constexpr size_t kPopulateAheadRows = size_t{1} << 19;
 
@@ -76,7 +78,7 @@ struct PlannedRead::Column {
 };
 
 PlannedRead::PlannedRead(const DatasetScanner& scanner, ConvertOptions options, int threads)
-    : scanner_(&scanner), options_(options), threads_(std::max(threads, 1)) {}
+    : scanner_(&scanner), options_(options), threads_(std::clamp(threads, 1, kMaxThreads)) {}
 
 PlannedRead::~PlannedRead() = default;
 
