@@ -6,6 +6,7 @@ import pytest
 
 import tsread
 import tsread.dask
+from conftest import generate_dataset
 
 
 @pytest.fixture(scope="module")
@@ -67,19 +68,8 @@ def test_filters_pass_through(client, comp_glob):
 @pytest.fixture(scope="module")
 def time_sliced(tmp_path_factory):
     """Three files, each a consecutive time slice of the same 6 devices (tsread gen --files)."""
-    import os
-    import pathlib
-    import subprocess
-
-    import tsread as pkg
-
-    cli = os.environ.get("TSREAD_CLI") or str(pathlib.Path(pkg.__file__).resolve().parents[2] / "tsread")
-    if not os.path.exists(cli):
-        pytest.skip("the tsread CLI (to write the dataset) is not next to the package; set TSREAD_CLI")
     out = tmp_path_factory.mktemp("sliced") / "data"
-    subprocess.run([cli, "gen", str(out), "--files", "3", "--devices", "6", "--rows", "900", "--page-points", "100",
-                    "--null-ratio", "0.1"], check=True, capture_output=True)
-    return str(out)
+    return generate_dataset(out, "--files", 3, "--devices", 6, "--rows", 900, "--page-points", 100, "--null-ratio", 0.1)
 
 
 def _objects(frame):

@@ -8,6 +8,7 @@ import pytest
 
 import tsread
 import tsread.dask
+from conftest import generate_dataset
 
 
 @pytest.fixture(scope="module")
@@ -236,3 +237,16 @@ def test_metadata_row_counts_that_lie(fixtures, tmp_path, delta, threads):
     expected = tsread.read_table(src)
     assert announced == len(expected) + delta
     pd.testing.assert_frame_equal(tsread.read_table(lying, threads=threads), expected)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_planned_read_of_many_files(tmp_path, threads):
+    """Past the first files, a file's scan is planned again when its first split is read (few files
+    open at once); the rows are the same, nulls included."""
+    path = generate_dataset(tmp_path / "many", "--files", 24, "--devices", 4, "--rows", 480, "--page-points", 50,
+                            "--null-ratio", 0.2)
+    assert len(tsread.open(path).files) == 24
+    pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads), _batches_read(path))
+    t = tsread.read_table(path, columns=[], time_as="int")["time"]
+    kwargs = {"start": int(t.quantile(0.4)), "end": int(t.quantile(0.9)), "nullable": "always"}
+    pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads, **kwargs), _batches_read(path, **kwargs))
