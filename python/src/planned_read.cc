@@ -54,7 +54,6 @@ struct PlannedRead::Piece {
   size_t offset = 0;     // the first row of the slice
   size_t rows = 0;       // rows written
   size_t populated = 0;  // rows of the slice populated
-  absl::Status status;
   // Per projected column (only TAG columns use them): the values in first-seen order and their
   // local codes (what is written), then the global code of each local one (Seal).
   std::vector<std::vector<std::string>> tag_values;

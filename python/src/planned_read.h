@@ -83,7 +83,7 @@ class PlannedRead {
   std::vector<std::unique_ptr<Column>> columns_;
   Buffer times_;
   size_t planned_rows_ = 0;
-  size_t rows_ = 0;  // after Seal
+  size_t rows_ = 0;  // after Compact
   std::atomic<bool> overflowed_{false};
 };
 
