@@ -8,6 +8,7 @@ absent: 1000 devices x 32,000 rows in 10 time slices (the benchmark file's shape
 Best of three computes per cluster size.
 """
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -61,7 +62,7 @@ def main():
         assert list(got.index) == list(w.index)
         np.testing.assert_allclose(got.to_numpy(), w.to_numpy(), rtol=1e-12)
         times[workers] = seconds
-        print(f"{workers} worker process(es): {seconds:.3f} s (equal to pandas)")
+        print(f"{workers} worker process(es): {seconds:.3f} s (equal to pandas), load average {os.getloadavg()[0]:.2f}")
     print(f"speed-up 2 vs 1: {times[1] / times[2]:.2f}x")
 
 

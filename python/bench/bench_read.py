@@ -9,6 +9,7 @@ fresh process per measurement so that peaks do not mix.
 
 import argparse
 import json
+import os
 import pathlib
 import resource
 import subprocess
@@ -54,7 +55,7 @@ def main():
                              check=True, capture_output=True, text=True).stdout
         cxx.append(json.loads(out))
     cxx_best = min(cxx, key=lambda r: r["seconds"])
-    print(f"rows {best['rows']}, threads {args.threads}")
+    print(f"rows {best['rows']}, threads {args.threads}, load average {os.getloadavg()[0]:.2f}")
     print(f"read_table: {best['seconds']:.3f} s, {best['rows'] / best['seconds'] / 1e6:.1f} M rows/s")
     print(f"C++ scan:   {cxx_best['seconds']:.3f} s, {cxx_best['rows'] / cxx_best['seconds'] / 1e6:.1f} M rows/s")
     print(f"ratio read_table / C++ time: {best['seconds'] / cxx_best['seconds']:.2f}")

@@ -1,8 +1,8 @@
-// The rows of a scan gathered column by column into the memory numpy arrays will own. Each batch's
-// values are copied once, from tsread's batch buffers (which the scan reuses) into per-column
-// buffers that are anonymous mappings grown with mremap: growing never copies, untouched pages are
-// never faulted in, and at the end each buffer becomes a numpy array as it is (no further copy),
-// so a read holds its data once. Only TEXT/STRING/BLOB values become Python objects, at the end.
+// Collector: the rows of a scan gathered batch by batch, in the order they come, into the memory
+// numpy arrays will own (Buffers that grow as rows come: iter_batches and a Dask partition, whose
+// row counts are not known up front; read_table uses the PlannedRead). Each batch's values are
+// copied once, and each buffer becomes a numpy array as it is, so a read holds its data once.
+// Only TEXT/STRING/BLOB values become Python objects, at the end.
 #ifndef TSREAD_PYTHON_COLUMNS_H_
 #define TSREAD_PYTHON_COLUMNS_H_
 
@@ -11,56 +11,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "buffer.h"
 #include "tsread/read/projection.h"
 #include "tsread/read/table_reader.h"
+#include "values.h"
 
 namespace tsread::python {
-
-// A growable byte buffer; bytes never written read as zero.
-class Buffer {
- public:
-  Buffer() = default;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  Buffer(Buffer&& other) noexcept;
-  Buffer& operator=(Buffer&& other) noexcept;
-  ~Buffer();
-
-  size_t size() const { return size_; }
-  char* data() { return data_; }
-  // Makes room for `bytes` in all (false when the mapping cannot grow).
-  bool Reserve(size_t bytes);
-  // Sets the size to `bytes`; bytes past the old size are zero unless written before.
-  bool Resize(size_t bytes);
-  bool Append(const void* from, size_t bytes);
-  // A 1-D numpy array of `dtype` over the buffer's first size() bytes; the array owns the mapping
-  // from then on and this buffer is empty.
-  pybind11::array Release(const pybind11::dtype& dtype);
-
- private:
-  // Below this a buffer lives on the heap; above, in an anonymous mapping grown with mremap.
-  static constexpr size_t kMapThreshold = size_t{1} << 20;
-  static constexpr size_t kHugePage = size_t{2} << 20;
-
-  char* data_ = nullptr;
-  size_t size_ = 0;
-  size_t capacity_ = 0;
-  bool mapped_ = false;
-};
-
-// What C++ decides about value representation (the rest is python/tsread/_frame.py's).
-struct ConvertOptions {
-  // FLOAT/DOUBLE nulls as NaN in the values (pandas' float dtypes); false = a separate mask.
-  bool float_nan = true;
-  // The time column and TIMESTAMP fields as datetime64[ns] values (ms x 10^6, NaT for null)
-  // instead of int64 milliseconds.
-  bool time_ns = false;
-};
 
 class Collector {
  public:
@@ -99,6 +62,11 @@ class Collector {
   Buffer times_;
   size_t rows_ = 0;
 };
+
+// The dict of a column (name, category, type) with no values yet. Needs the GIL.
+pybind11::dict ColumnHead(const ProjectedColumn& column);
+// An object array of `rows` None. Needs the GIL.
+pybind11::array NoneArray(size_t rows);
 
 }  // namespace tsread::python
 

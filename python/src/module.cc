@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "columns.h"
+#include "planned_read.h"
 #include "tsread/read/dataset.h"
 #include "tsread/read/dataset_scanner.h"
 #include "tsread/read/file_summary.h"
@@ -165,7 +166,8 @@ class PyDataset {
       std::shared_ptr<const TsFileReader> reader = CheckNoGil(dataset_->OpenFile(i));
       DeviceIterator it = CheckNoGil(reader->Devices(name));
       while (const DeviceEntry* entry = CheckNoGil(it.Next())) {
-        const std::vector<std::optional<std::string>>& segments = entry->id.ToOwned().segments();
+        const DeviceId id = entry->id.ToOwned();  // segments() refers into it: keep it alive
+        const std::vector<std::optional<std::string>>& segments = id.segments();
         std::vector<std::optional<std::string>> tags(segments.begin() + std::min<size_t>(1, segments.size()), segments.end());
         if (seen.insert(tags).second) out.push_back(std::move(tags));
       }
@@ -233,13 +235,33 @@ std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanAr
   return Check(DatasetScanner::Create(dataset, args.ToOptions()), &dataset);
 }
 
-// Every row of the scan as Python columns (Collector::Finish), gathered with the GIL released.
-// One thread: a cursor (its batch buffers are reused page after page); several: an ordered Scan.
+// Every row of the scan as Python columns, gathered with the GIL released: planned from the
+// metadata's row counts and written in place (PlannedRead), or, when the plan cannot be trusted,
+// batch by batch in scan order (Collector: a cursor on one thread, an ordered Scan on several).
 py::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan, bool time_ns) {
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
-  Collector collector(scanner->projection(), {.float_nan = float_nan, .time_ns = time_ns});
+  const ConvertOptions options{.float_nan = float_nan, .time_ns = time_ns};
+  std::unique_ptr<PlannedRead> planned;
   absl::Status status;
+  {
+    py::gil_scoped_release nogil;
+    absl::StatusOr<std::unique_ptr<PlannedRead>> plan = PlannedRead::Plan(*scanner, options, args.threads);
+    if (!plan.ok()) {
+      status = plan.status();
+    } else if (*plan != nullptr) {
+      absl::StatusOr<bool> done = (*plan)->Run();
+      if (!done.ok()) {
+        status = done.status();
+      } else if (*done) {
+        planned = std::move(*plan);
+      }
+    }
+  }
+  Check(status, &dataset);
+  if (planned != nullptr) return planned->Finish();
+
+  Collector collector(scanner->projection(), options);
   {
     py::gil_scoped_release nogil;
     if (args.threads <= 1) {
@@ -319,7 +341,7 @@ class BatchReader {
 };
 
 // The Dask plan: the scan's projection (name, category, type) and one serialized split per
-// partition with its file.
+// partition with its file, planned rows and time range.
 py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_bytes) {
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
@@ -335,7 +357,13 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
   }
   py::list parts;
   for (const DatasetSplit& split : *splits) {
-    parts.append(py::make_tuple(py::bytes(scanner->SerializeSplit(split)), dataset.files()[split.file].path));
+    // What the metadata announces for the split's devices: rows (ignoring the time range) and,
+    // with rows, the time range they span.
+    const ScanSplit& devices = split.devices;
+    py::object min_time = devices.rows > 0 ? py::cast(devices.min_time) : py::none();
+    py::object max_time = devices.rows > 0 ? py::cast(devices.max_time) : py::none();
+    parts.append(py::make_tuple(py::bytes(scanner->SerializeSplit(split)), dataset.files()[split.file].path,
+                                devices.rows, min_time, max_time));
   }
   py::dict out;
   out["columns"] = columns;

@@ -64,3 +64,17 @@ def parse_csv(path):
         rows.append(row)
     header = [h[1] if isinstance(h, tuple) else h for h in rows[0]]
     return header, rows[1:]
+
+
+def generate_dataset(out, *args):
+    """Writes a benchmark-shaped dataset with the tsread CLI (`tsread gen OUT ARGS...`), found next to
+    the package in a build tree (<build>/tsread) or at $TSREAD_CLI; skips the test without it."""
+    import subprocess
+
+    import tsread
+
+    cli = os.environ.get("TSREAD_CLI") or str(pathlib.Path(tsread.__file__).resolve().parents[2] / "tsread")
+    if not os.path.exists(cli):
+        pytest.skip("the tsread CLI (to write the dataset) is not next to the package; set TSREAD_CLI")
+    subprocess.run([cli, "gen", str(out), *map(str, args)], check=True, capture_output=True)
+    return str(out)

@@ -6,6 +6,7 @@ import pytest
 
 import tsread
 import tsread.dask
+from conftest import generate_dataset
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +63,60 @@ def test_filters_pass_through(client, comp_glob):
     lo, hi = int(full["time"].quantile(0.3)), int(full["time"].quantile(0.6))
     ddf = tsread.dask.read_tsfile(comp_glob, start=lo, end=hi, time_as="int", split_bytes=4096)
     assert len(ddf.compute()) == int(((full["time"] >= lo) & (full["time"] <= hi)).sum())
+
+
+@pytest.fixture(scope="module")
+def time_sliced(tmp_path_factory):
+    """Three files, each a consecutive time slice of the same 6 devices (tsread gen --files)."""
+    out = tmp_path_factory.mktemp("sliced") / "data"
+    return generate_dataset(out, "--files", 3, "--devices", 6, "--rows", 900, "--page-points", 100, "--null-ratio", 0.1)
+
+
+def _objects(frame):
+    for name in frame.columns:
+        if isinstance(frame[name].dtype, pd.CategoricalDtype):
+            frame[name] = frame[name].astype(object)
+    return frame
+
+
+def test_splits_announce_rows_and_time_ranges(time_sliced):
+    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    files = tsread.open(time_sliced).files
+    assert [p["file"] for p in parts] == files
+    for part in parts:
+        df = tsread.read_table(part["file"], time_as="int")
+        assert part["rows"] == len(df)
+        assert (part["start_time"], part["end_time"]) == (df["time"].min(), df["time"].max())
+    fine = tsread.dask.splits(time_sliced, split_bytes=1)
+    assert len(fine) > len(parts) and sum(p["rows"] for p in fine) == sum(p["rows"] for p in parts)
+
+
+def test_time_index_known_divisions(client, time_sliced):
+    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=1 << 40)
+    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    assert ddf.known_divisions and ddf.npartitions == 3
+    assert ddf.divisions == tuple(pd.Timestamp(p["start_time"], unit="ms") for p in parts) + (
+        pd.Timestamp(parts[-1]["end_time"], unit="ms"),)
+    full = tsread.read_table(time_sliced, nullable="always")
+    want = _objects(full.set_index("time").sort_index(kind="stable"))
+    pd.testing.assert_frame_equal(_objects(ddf.compute()), want)
+    lo, hi = want.index[len(want) // 3 - 5], want.index[2 * len(want) // 3 + 5]
+    pd.testing.assert_frame_equal(_objects(ddf.loc[lo:hi].compute()), want.loc[lo:hi])
+
+
+def test_overlapping_splits_leave_divisions_unknown(time_sliced):
+    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=1)
+    assert ddf.npartitions > 3 and not ddf.known_divisions
+    assert ddf.index.name == "time"
+
+
+def test_start_end_prune_partitions(client, time_sliced):
+    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    start, end = parts[1]["start_time"] + 10_000, parts[1]["end_time"] - 10_000
+    ddf = tsread.dask.read_tsfile(time_sliced, start=start, end=end, index="time", time_as="int",
+                                  split_bytes=1 << 40)
+    assert ddf.npartitions == 1 and ddf.divisions == (start, end)
+    full = tsread.read_table(time_sliced, time_as="int", nullable="always")
+    full["time"] = full["time"].astype("int64")  # an index of plain int64 ms
+    want = full[(full["time"] >= start) & (full["time"] <= end)].set_index("time").sort_index(kind="stable")
+    pd.testing.assert_frame_equal(_objects(ddf.compute()), _objects(want))

@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 import tsread
+import tsread.dask
+from conftest import generate_dataset
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +80,50 @@ def test_threads_equal_one_thread(alltypes, full):
     pd.testing.assert_frame_equal(tsread.read_table(alltypes, threads=3), full)
 
 
+def _batches_read(path, **kwargs):
+    """What the batch-by-batch reader (iter_batches, not read_table's planned read) gathers."""
+    return pd.concat(list(tsread.iter_batches(path, batch_rows=1 << 30, **kwargs)), ignore_index=True)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("filters", ["none", "time", "tags", "time_and_tags"])
+def test_planned_read_equals_batches_on_datasets(fixtures, threads, filters):
+    """read_table writes each split's rows at offsets planned from the metadata: across files,
+    with several threads and with a time range (slices left short, then closed up) it must give
+    exactly what reading batch by batch gives, categories in the same order."""
+    path = str(fixtures / "table_comp_*.tsfile")
+    kwargs = {}
+    if filters in ("time", "time_and_tags"):
+        t = tsread.read_table(path, columns=[], time_as="int")["time"]
+        kwargs.update(start=int(t.quantile(0.2)), end=int(t.quantile(0.7)))
+    if filters in ("tags", "time_and_tags"):
+        schema = tsread.open(path).schema()
+        tag = next(c["name"] for c in schema if c["category"] == "TAG")
+        values = sorted(tsread.read_table(path, columns=[tag])[tag].dropna().unique())
+        kwargs.update(tags={tag: values[1::2]})
+    expected = _batches_read(path, **kwargs)
+    assert 0 < len(expected) < len(_batches_read(path)) or filters == "none"
+    pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads, **kwargs), expected)
+
+
+def test_planned_read_nulls_and_binary(alltypes, full):
+    """Null masks, NaN floats, str/bytes objects and null tags through the planned read."""
+    start = int(full["time"].quantile(0.4).value // 1_000_000)
+    for kwargs in ({"start": start}, {"nullable": "always", "nullable_float": True, "time_as": "int"}):
+        pd.testing.assert_frame_equal(tsread.read_table(alltypes, threads=2, **kwargs), _batches_read(alltypes, **kwargs))
+
+
+def test_devices_are_the_tag_combinations_read(fixtures):
+    f = tsread.open(fixtures / "table_multi.tsfile")
+    schema = f.schema("tbl_c")
+    tags = [c["name"] for c in schema if c["category"] == "TAG"]
+    df = tsread.read_table(f, table="tbl_c", columns=tags)
+    read = {tuple(None if pd.isna(v) else v for v in row) for row in df[tags].itertuples(index=False)}
+    devices = f.devices("tbl_c")
+    assert len(devices) == len(read)
+    assert {tuple(d[t] for t in tags) for d in devices} == read
+
+
 @pytest.mark.parametrize("batch_rows", [1, 777, 4096, 1 << 20])
 def test_iter_batches_concat_equals_read_table(fixtures, batch_rows):
     path = fixtures / ("table_comp_LZ4.tsfile" if batch_rows == 1 else "table_alltypes.tsfile")
@@ -146,3 +192,61 @@ def test_tree_dataset_long_form(fixtures):
     assert list(df.columns) == ["device", "measurement", "time", "value"]
     assert len(df) == len(tsread.read_tree(fixtures / "tree_aligned.tsfile")) + len(
         tsread.read_tree(fixtures / "tree_nonaligned.tsfile"))
+
+
+def _uvarint(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        if not n:
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _with_time_count(src, dst, delta):
+    """A copy of src whose first device's time column statistics (count varint, then start and end
+    time as big-endian int64, format reference §4-5) announce `delta` more rows than it holds."""
+    import struct
+
+    df = tsread.read_table(src, time_as="int")
+    tags = [c["name"] for c in tsread.open(src).schema() if c["category"] == "TAG"]
+    data = bytearray(src.read_bytes())
+    for _key, row in df.groupby(tags, dropna=False, observed=True)["time"].agg(["count", "min", "max"]).iterrows():
+        count = int(row["count"])
+        old = _uvarint(count) + struct.pack(">qq", int(row["min"]), int(row["max"]))
+        new = _uvarint(count + delta) + old[len(_uvarint(count)):]
+        at = data.find(old)
+        if at >= 0 and data.find(old, at + 1) < 0 and len(new) == len(old):
+            data[at:at + len(old)] = new
+            dst.write_bytes(bytes(data))
+            return
+    pytest.skip("no device statistics found to alter")
+
+
+@pytest.mark.parametrize("delta", [-1, 1])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_metadata_row_counts_that_lie(fixtures, tmp_path, delta, threads):
+    """read_table plans from the metadata's row counts: a file announcing one row fewer than a
+    device holds falls back to reading batch by batch, one announcing more closes the gap; both
+    give exactly the rows the pages hold."""
+    src = fixtures / "table_comp_LZ4.tsfile"
+    lying = tmp_path / "lying.tsfile"
+    _with_time_count(src, lying, delta)
+    announced = sum(s["rows"] for s in tsread.dask.splits(str(lying), split_bytes=1))
+    expected = tsread.read_table(src)
+    assert announced == len(expected) + delta
+    pd.testing.assert_frame_equal(tsread.read_table(lying, threads=threads), expected)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_planned_read_of_many_files(tmp_path, threads):
+    """Past the first files, a file's scan is planned again when its first split is read (few files
+    open at once); the rows are the same, nulls included."""
+    path = generate_dataset(tmp_path / "many", "--files", 24, "--devices", 4, "--rows", 480, "--page-points", 50,
+                            "--null-ratio", 0.2)
+    assert len(tsread.open(path).files) == 24
+    pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads), _batches_read(path))
+    t = tsread.read_table(path, columns=[], time_as="int")["time"]
+    kwargs = {"start": int(t.quantile(0.4)), "end": int(t.quantile(0.9)), "nullable": "always"}
+    pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads, **kwargs), _batches_read(path, **kwargs))

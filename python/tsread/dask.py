@@ -3,7 +3,13 @@
 The client plans the scan once (DatasetScanner::Splits) and serializes every split
 (SerializeSplit); each partition is read inside a worker from those bytes alone
 (SplitReader::Open), so workers need only the files, not the client's dataset.
+
+Each split comes with what the metadata announces for its devices: rows and the time range
+they span. start/end drop the splits whose range misses them before the graph is built, and
+index="time" turns sorted, non-overlapping ranges (time-sliced files, say) into known divisions.
 """
+
+import pandas as pd
 
 import dask.dataframe as dd
 from dask.dataframe.utils import clear_known_categories
@@ -12,29 +18,92 @@ import tsread as _tsread_pkg
 from . import _frame, _tsread
 
 
-def _read_split(split, options):
+def _with_time_index(frame, time_as):
+    """The time column as the index (int64 ms or datetime64[ns]), rows sorted by it (stable)."""
+    time = frame.pop("time")
+    values = time.to_numpy(dtype="int64") if time_as == "int" else time.to_numpy()
+    frame.index = pd.Index(values, name="time")
+    return frame.sort_index(kind="stable")
+
+
+def _read_split(split, options, index):
     columns = _tsread.read_split(split, float_nan=not options["nullable_float"], time_ns=options["time_as"] == "datetime")
-    return _frame.to_frame(columns, options)
+    frame = _frame.to_frame(columns, options)
+    return _with_time_index(frame, options["time_as"]) if index == "time" else frame
+
+
+def _overlaps(split, start, end):
+    """Whether the split's announced time range may hold rows in [start, end] (ms, inclusive)."""
+    _bytes, _path, _rows, lo, hi = split
+    if lo is None:
+        return True  # nothing announced: keep it
+    return (start is None or hi >= start) and (end is None or lo <= end)
+
+
+def _plan(paths, table, columns, start, end, tags, split_bytes):
+    ds = _tsread_pkg._dataset(paths)
+    scan = _tsread_pkg._scan_args(table, columns, start, end, tags)
+    plan = _tsread.plan_splits(ds._ds, split_bytes=int(split_bytes), **scan)
+    kept = [s for s in plan["splits"] if _overlaps(s, scan["start"], scan["end"])]
+    return plan["columns"], kept, scan["start"], scan["end"]
+
+
+def splits(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20):
+    """The partitions read_tsfile makes with these arguments, in order, from metadata alone:
+    [{"file", "rows", "start_time", "end_time"}]. rows is what the metadata announces for the
+    split's devices (a bound when start/end cut into them); start_time/end_time (int ms, None
+    when nothing is announced) bound the times of the partition's rows."""
+    _spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    return _bounds(kept, start_ms, end_ms)
+
+
+def _bounds(kept, start_ms, end_ms):
+    """Each split's file, rows and time range (clamped to start/end)."""
+    out = []
+    for _bytes, path, rows, lo, hi in kept:
+        if lo is not None:
+            lo = lo if start_ms is None else max(lo, start_ms)
+            hi = hi if end_ms is None else min(hi, end_ms)
+        out.append({"file": path, "rows": rows, "start_time": lo, "end_time": hi})
+    return out
+
+
+def _divisions(bounds, time_as):
+    """Known divisions when every partition's time range is announced, ranges sorted and
+    disjoint: partition i holds times in [start_i, start_(i+1)); else None (unknown)."""
+    if not bounds or any(b["start_time"] is None for b in bounds):
+        return None
+    for a, b in zip(bounds, bounds[1:]):
+        if not a["end_time"] < b["start_time"]:
+            return None
+    edges = [b["start_time"] for b in bounds] + [bounds[-1]["end_time"]]
+    if time_as == "int":
+        return tuple(int(e) for e in edges)
+    return tuple(pd.Timestamp(e, unit="ms") for e in edges)
 
 
 def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20,
-                **value_options):
+                index=None, **value_options):
     """A dask DataFrame over every file of `paths` (files, globs, directories).
 
     Arguments as tsread.read_table; split_bytes is the projected chunk bytes per partition.
     Integer and boolean columns use pandas nullable dtypes (a partition cannot know whether
-    another has nulls); TAG columns are categoricals with unknown categories.
+    another has nulls); TAG columns are categoricals with unknown categories. Splits whose
+    metadata time range misses start/end are left out. index="time": the time column becomes
+    the index, each partition sorted by it, with known divisions when the partitions' time
+    ranges (tsread.dask.splits) are sorted and disjoint.
     """
+    if index not in (None, "time"):
+        raise ValueError("index is None or 'time'")
     value_options.setdefault("nullable", "always")
     options = _tsread_pkg._value_options(**value_options)
-    ds = _tsread_pkg._dataset(paths)
-    plan = _tsread.plan_splits(ds._ds, split_bytes=int(split_bytes),
-                               **_tsread_pkg._scan_args(table, columns, start, end, tags))
+    spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
     # Each partition knows only its own tags: categories unknown to dask until computed.
-    meta = clear_known_categories(_frame.to_frame(_frame.empty_columns(plan["columns"]), options))
-    splits = [split for split, _path in plan["splits"]]
-    if not splits:
+    meta = clear_known_categories(_frame.to_frame(_frame.empty_columns(spec), options))
+    if index == "time":
+        meta = _with_time_index(meta, options["time_as"])
+    if not kept:
         return dd.from_pandas(meta, npartitions=1)
-    frame = dd.from_map(_read_split, splits, args=[options], meta=meta, label="read-tsfile",
-                        enforce_metadata=False)
-    return frame
+    divisions = _divisions(_bounds(kept, start_ms, end_ms), options["time_as"]) if index == "time" else None
+    return dd.from_map(_read_split, [s[0] for s in kept], args=[options, index], meta=meta, divisions=divisions,
+                       label="read-tsfile", enforce_metadata=False)

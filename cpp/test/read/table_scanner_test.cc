@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <mutex>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "testing/fixture_rows.h"
@@ -100,13 +101,25 @@ TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan
       EXPECT_GT(split.device_count, 0u);
       EXPECT_GT(split.bytes, 0u);
       next += split.device_count;
+      size_t split_rows = 0;
+      std::optional<int64_t> min_time, max_time;
       ASSERT_TRUE((*scanner)
                       ->ScanSplitRows(split, [&](const TableBatch& batch) {
-                        for (size_t i = 0; i < batch.num_rows(); ++i)
+                        for (size_t i = 0; i < batch.num_rows(); ++i) {
                           rows.push_back(RowKey((*scanner)->projection(), batch, i));
+                          min_time = std::min(min_time.value_or(batch.times[i]), batch.times[i]);
+                          max_time = std::max(max_time.value_or(batch.times[i]), batch.times[i]);
+                        }
+                        split_rows += batch.num_rows();
                         return absl::OkStatus();
                       })
                       .ok());
+      // What the metadata announces for the split is what scanning it yields.
+      EXPECT_EQ(split.rows, split_rows);
+      if (split_rows > 0) {
+        EXPECT_EQ(split.min_time, *min_time);
+        EXPECT_EQ(split.max_time, *max_time);
+      }
     }
     EXPECT_EQ(next, (*scanner)->device_count());
     EXPECT_EQ(rows, expected);

@@ -157,7 +157,11 @@ absl::Status TableScanner::ComputeDeviceSizes() const {
         chunk_offsets.push_back(chunk.offset);
         if (projected) projected_chunks[d].push_back(chunk.offset);
       }
-      if (tsm.is_time_column()) sizes_[d].rows = tsm.statistics.count;
+      if (tsm.is_time_column() && !tsm.statistics.empty()) {
+        sizes_[d].rows = tsm.statistics.count;
+        sizes_[d].min_time = tsm.statistics.start_time;
+        sizes_[d].max_time = tsm.statistics.end_time;
+      }
       return absl::OkStatus();
     }));
   }
@@ -186,6 +190,13 @@ absl::StatusOr<uint64_t> TableScanner::planned_rows() const {
   return rows;
 }
 
+void TableScanner::AddDeviceRows(const DeviceSize& size, ScanSplit& split) {
+  if (size.rows == 0) return;
+  split.min_time = split.rows == 0 ? size.min_time : std::min(split.min_time, size.min_time);
+  split.max_time = split.rows == 0 ? size.max_time : std::max(split.max_time, size.max_time);
+  split.rows += size.rows;
+}
+
 absl::StatusOr<std::vector<ScanSplit>> TableScanner::Splits(size_t max_splits) const {
   std::vector<ScanSplit> splits;
   if (devices_.empty() || max_splits == 0) return splits;
@@ -202,6 +213,7 @@ absl::StatusOr<std::vector<ScanSplit>> TableScanner::Splits(size_t max_splits) c
     }
     ++current.device_count;
     current.bytes += bytes;
+    AddDeviceRows((*sizes)[d], current);
   }
   splits.push_back(current);
   return splits;

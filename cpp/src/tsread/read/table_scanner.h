@@ -64,10 +64,17 @@ struct PlannedDevice {
 };
 
 // A contiguous range of planned devices (in index order) and the bytes of their projected chunks.
+// Splits() also fills in what the devices' time series metadata announces (§5): their rows (time
+// column counts, ignoring the scan's time range, so a bound on the rows the split yields with
+// one) and the time range they span; EvenSplits(), which reads no metadata, leaves these 0.
 struct ScanSplit {
   size_t first_device = 0;
   size_t device_count = 0;
   uint64_t bytes = 0;
+  uint64_t rows = 0;
+  // With rows > 0: the earliest and latest time of the devices' rows.
+  int64_t min_time = 0;
+  int64_t max_time = 0;
 };
 
 class TableScanner {
@@ -148,6 +155,8 @@ class TableScanner {
   struct DeviceSize {
     uint64_t bytes = 0;
     uint64_t rows = 0;
+    int64_t min_time = 0;  // with rows > 0: the time column's statistics
+    int64_t max_time = 0;
   };
 
   // The ordered multi-threaded scan (ordered_scan.cc).
@@ -162,6 +171,8 @@ class TableScanner {
   // Every planned device's DeviceSize, computed on first use.
   absl::StatusOr<const std::vector<DeviceSize>*> DeviceSizes() const;
   absl::Status ComputeDeviceSizes() const;
+  // Adds a device's rows and time range to the split's.
+  static void AddDeviceRows(const DeviceSize& size, ScanSplit& split);
   absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
   absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
 

@@ -1,0 +1,380 @@
+#include "planned_read.h"
+
+#include <pybind11/numpy.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "columns.h"
+#include "tsread/io/status_macros.h"
+
+namespace py = pybind11;
+
+namespace tsread::python {
+namespace {
+
+// Splits per thread and file with several threads: enough that a worker finishing early finds
+// work, few enough that each split's setup (its cursor's page buffers) stays negligible.
+constexpr size_t kSplitsPerThread = 4;
+// Files whose scanners stay open from planning to scanning; further files are planned again
+// when their first split is read, so a dataset of any size holds few files open.
+constexpr size_t kFilesKeptOpen = 16;
+// The most a column set may be mapped for, per byte of input, when the plan is trusted: about
+// the densest encodings (a constant-delta time column, RLE booleans) times the widest row. A
+// plan beyond it (a file announcing rows it cannot hold) goes to the Collector, which allocates
+// only what is decoded.
+constexpr uint64_t kMaxBytesPerInputByte = 4096;
+constexpr uint64_t kMinMappable = uint64_t{64} << 20;
+// More threads than this (the CLI's limit too) only add thread start-up.
+constexpr int kMaxThreads = 256;
+// How many rows ahead of the writes a slice is populated (bytes: rows x width).
+constexpr size_t kPopulateAheadRows = size_t{1} << 19;
+
+// The status a consumer returns to stop a split that holds more rows than planned.
+absl::Status Overflow() { return absl::AbortedError("tsread: a split holds more rows than its metadata announces"); }
+
+}  // namespace
+
+struct PlannedRead::File {
+  size_t index = 0;  // in the dataset
+  std::mutex mutex;
+  std::optional<DatasetScanner::FileScan> scan;  // while kept open or while pieces of it run
+  size_t pieces_left = 0;
+};
+
+struct PlannedRead::Piece {
+  File* file = nullptr;
+  ScanSplit split;
+  size_t offset = 0;     // the first row of the slice
+  size_t rows = 0;       // rows written
+  size_t populated = 0;  // rows of the slice populated
+  // Per projected column (only TAG columns use them): the values in first-seen order and their
+  // local codes (what is written), then the global code of each local one (Seal).
+  std::vector<std::vector<std::string>> tag_values;
+  std::vector<std::unordered_map<std::string, int32_t>> tag_codes;
+  std::vector<std::vector<int32_t>> tag_global;
+  // Per projected column (only TEXT/STRING/BLOB FIELD columns use them): the bytes and the
+  // offsets (rows + 1) of the piece's values.
+  std::vector<std::string> bytes;
+  std::vector<std::vector<int64_t>> offsets;
+};
+
+struct PlannedRead::Column {
+  ProjectedColumn meta;
+  size_t width = 0;  // bytes per row in `values`; 0 = no values buffer (binary, ATTRIBUTE)
+  Buffer values;     // fixed-width values; TAG: int32 codes
+  Buffer mask;       // one byte per row, 1 = null: keep_mask and binary columns
+  bool needs_mask = false;
+  bool keep_mask = false;
+  std::atomic<bool> has_nulls{false};
+  std::vector<std::string> categories;  // TAG, after Seal
+};
+
+PlannedRead::PlannedRead(const DatasetScanner& scanner, ConvertOptions options, int threads)
+    : scanner_(&scanner), options_(options), threads_(std::clamp(threads, 1, kMaxThreads)) {}
+
+PlannedRead::~PlannedRead() = default;
+
+absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScanner& scanner, ConvertOptions options,
+                                                               int threads) {
+  std::unique_ptr<PlannedRead> read(new PlannedRead(scanner, options, threads));
+  const Dataset& dataset = scanner.dataset();
+  uint64_t input_bytes = 0;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> scan, scanner.PlanFile(f, 1));
+    if (!scan.has_value()) continue;
+    const size_t max_splits = read->threads_ == 1 ? 1 : static_cast<size_t>(read->threads_) * kSplitsPerThread;
+    absl::StatusOr<std::vector<ScanSplit>> splits = scan->scanner->Splits(max_splits);
+    if (!splits.ok()) return WithFileName(splits.status(), dataset.files()[f].path);
+    auto file = std::make_unique<File>();
+    file->index = f;
+    file->pieces_left = splits->size();
+    if (read->files_.size() < kFilesKeptOpen) file->scan = std::move(scan);
+    input_bytes += dataset.files()[f].size;
+    for (const ScanSplit& split : *splits) {
+      auto piece = std::make_unique<Piece>();
+      piece->file = file.get();
+      piece->split = split;
+      piece->offset = read->planned_rows_;
+      if (split.rows > std::numeric_limits<size_t>::max() - read->planned_rows_) return nullptr;
+      read->planned_rows_ += split.rows;
+      read->pieces_.push_back(std::move(piece));
+    }
+    read->files_.push_back(std::move(file));
+  }
+
+  const std::vector<ProjectedColumn>& projection = scanner.projection();
+  uint64_t row_width = sizeof(int64_t);
+  for (const ProjectedColumn& meta : projection) {
+    auto column = std::make_unique<Column>();
+    column->meta = meta;
+    if (meta.category == ColumnCategory::kTag) {
+      column->width = sizeof(int32_t);
+    } else if (meta.category == ColumnCategory::kField) {
+      column->width = WidthOf(meta.data_type);
+      column->keep_mask = KeepsMask(meta, options);
+      column->needs_mask = column->keep_mask || column->width == 0;
+    }
+    row_width += column->width + (column->needs_mask ? 1 : 0);
+    read->columns_.push_back(std::move(column));
+  }
+  const uint64_t limit = std::max(kMinMappable, input_bytes > std::numeric_limits<uint64_t>::max() / kMaxBytesPerInputByte
+                                                    ? std::numeric_limits<uint64_t>::max()
+                                                    : input_bytes * kMaxBytesPerInputByte);
+  if (read->planned_rows_ > limit / row_width) return nullptr;
+
+  const size_t rows = read->planned_rows_;
+  if (!read->times_.Reserve(rows * sizeof(int64_t))) return nullptr;
+  for (auto& column : read->columns_) {
+    if (column->width > 0 && !column->values.Reserve(rows * column->width)) return nullptr;
+    if (column->needs_mask && !column->mask.Reserve(rows)) return nullptr;
+  }
+  for (auto& piece : read->pieces_) {
+    piece->tag_values.resize(projection.size());
+    piece->tag_codes.resize(projection.size());
+    piece->tag_global.resize(projection.size());
+    piece->bytes.resize(projection.size());
+    piece->offsets.resize(projection.size());
+  }
+  return read;
+}
+
+absl::StatusOr<const TableScanner*> PlannedRead::AcquireFile(File& file) {
+  std::lock_guard<std::mutex> lock(file.mutex);
+  if (!file.scan.has_value()) {
+    TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> scan, scanner_->PlanFile(file.index, 1));
+    if (!scan.has_value()) {
+      return absl::FailedPreconditionError(absl::StrCat(scanner_->dataset().files()[file.index].path,
+                                                        ": the file has no rows for this scan any more"));
+    }
+    file.scan = std::move(scan);
+  }
+  return file.scan->scanner.get();
+}
+
+void PlannedRead::ReleaseFile(File& file) {
+  // A file's pieces are consecutive and handed out in order: a file is open from its first
+  // piece to its last, so about as many files as threads are open at once.
+  std::lock_guard<std::mutex> lock(file.mutex);
+  if (--file.pieces_left == 0) file.scan.reset();
+}
+
+void PlannedRead::PopulatePiece(Piece& piece, size_t rows) {
+  if (rows <= piece.populated) return;
+  const size_t end = std::min<size_t>(piece.split.rows, std::max(rows, piece.populated + kPopulateAheadRows));
+  const size_t from = piece.offset + piece.populated;
+  const size_t to = piece.offset + end;
+  PopulateForWrite(times_.data() + from * sizeof(int64_t), times_.data() + to * sizeof(int64_t));
+  for (auto& column : columns_) {
+    if (column->width > 0) PopulateForWrite(column->values.data() + from * column->width, column->values.data() + to * column->width);
+  }
+  piece.populated = end;
+}
+
+absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
+  const size_t rows = batch.num_rows();
+  if (rows > piece.split.rows - piece.rows) {
+    overflowed_ = true;
+    return Overflow();
+  }
+  PopulatePiece(piece, piece.rows + rows);
+  const size_t at = piece.offset + piece.rows;
+  TSREAD_RETURN_IF_ERROR(
+      CopyTimes(batch.times.data(), rows, options_.time_ns, reinterpret_cast<int64_t*>(times_.data()) + at));
+  for (size_t j = 0; j < columns_.size(); ++j) {
+    Column& column = *columns_[j];
+    if (column.meta.category == ColumnCategory::kTag) {
+      // One value per batch (its device's): a code looked up once, then filled in.
+      int32_t code = -1;
+      if (std::optional<std::string_view> value = batch.tag(j)) {
+        std::vector<std::string>& values = piece.tag_values[j];
+        auto [it, added] = piece.tag_codes[j].try_emplace(std::string(*value), static_cast<int32_t>(values.size()));
+        if (added) values.emplace_back(*value);
+        code = it->second;
+      }
+      int32_t* codes = reinterpret_cast<int32_t*>(column.values.data()) + at;
+      std::fill(codes, codes + rows, code);
+      continue;
+    }
+    if (column.meta.category != ColumnCategory::kField) continue;
+    const ColumnVector& values = batch.columns[j];
+    if (values.null_count > 0 && column.needs_mask) {
+      if (!column.has_nulls.load(std::memory_order_relaxed)) column.has_nulls = true;
+      CopyNullMask(values, column.mask.data() + at);
+    }
+    if (column.width > 0) {
+      TSREAD_RETURN_IF_ERROR(CopyFieldValues(values, options_, column.values.data() + at * column.width));
+      continue;
+    }
+    std::string& bytes = piece.bytes[j];
+    std::vector<int64_t>& offsets = piece.offsets[j];
+    if (offsets.empty()) offsets.push_back(0);
+    const auto base = static_cast<int64_t>(bytes.size());
+    for (size_t r = 0; r < rows; ++r) offsets.push_back(base + values.offsets[r + 1]);
+    if (rows > 0) bytes.append(values.bytes.data(), static_cast<size_t>(values.offsets[rows]));
+  }
+  piece.rows += rows;
+  return absl::OkStatus();
+}
+
+absl::Status PlannedRead::ReadPiece(Piece& piece) {
+  TSREAD_ASSIGN_OR_RETURN(const TableScanner* scanner, AcquireFile(*piece.file));
+  bool consumer_failed = false;
+  absl::Status status = scanner->ScanSplitRows(piece.split, [&](const TableBatch& batch) {
+    absl::Status s = AppendBatch(piece, batch);
+    consumer_failed = !s.ok();
+    return s;
+  });
+  ReleaseFile(*piece.file);
+  if (status.ok() || consumer_failed) return status;
+  return WithFileName(status, scanner_->dataset().files()[piece.file->index].path);
+}
+
+absl::Status PlannedRead::ParallelFor(size_t n, const std::function<absl::Status(size_t)>& fn) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<absl::Status> statuses(n);
+  auto work = [&] {
+    for (size_t i = next++; i < n && !failed; i = next++) {
+      statuses[i] = fn(i);
+      if (!statuses[i].ok()) failed = true;
+    }
+  };
+  const size_t helpers = std::min(n, static_cast<size_t>(threads_)) - (n > 0 ? 1 : 0);
+  std::vector<std::thread> threads;
+  threads.reserve(helpers);
+  for (size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  for (const absl::Status& s : statuses) {
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> PlannedRead::Run() {
+  absl::Status status = ParallelFor(pieces_.size(), [&](size_t p) { return ReadPiece(*pieces_[p]); });
+  if (overflowed_) return false;
+  TSREAD_RETURN_IF_ERROR(status);
+  Seal();
+  // TAG codes made global where a piece's local codes differ (in parallel: a pass over rows).
+  TSREAD_RETURN_IF_ERROR(ParallelFor(pieces_.size(), [&](size_t p) {
+    Piece& piece = *pieces_[p];
+    for (size_t j = 0; j < columns_.size(); ++j) {
+      const std::vector<int32_t>& global = piece.tag_global[j];
+      bool identity = true;
+      for (size_t k = 0; k < global.size(); ++k) identity &= global[k] == static_cast<int32_t>(k);
+      if (identity) continue;
+      int32_t* codes = reinterpret_cast<int32_t*>(columns_[j]->values.data()) + piece.offset;
+      for (size_t r = 0; r < piece.rows; ++r) {
+        if (codes[r] >= 0) codes[r] = global[static_cast<size_t>(codes[r])];
+      }
+    }
+    return absl::OkStatus();
+  }));
+  Compact();
+  return true;
+}
+
+void PlannedRead::Seal() {
+  // Categories in the order a one-threaded read meets them: piece by piece, first seen first.
+  for (size_t j = 0; j < columns_.size(); ++j) {
+    Column& column = *columns_[j];
+    if (column.meta.category != ColumnCategory::kTag) continue;
+    std::unordered_map<std::string_view, int32_t> codes;
+    for (auto& piece : pieces_) {
+      for (const std::string& value : piece->tag_values[j]) {
+        auto [it, added] = codes.try_emplace(value, static_cast<int32_t>(column.categories.size()));
+        if (added) column.categories.emplace_back(value);
+        piece->tag_global[j].push_back(it->second);
+      }
+    }
+  }
+}
+
+void PlannedRead::Compact() {
+  // A time range leaves each slice short of its planned rows: close the gaps, piece by piece.
+  size_t to = 0;
+  for (auto& piece : pieces_) {
+    if (piece->offset != to && piece->rows > 0) {
+      auto move = [&](Buffer& buffer, size_t width) {
+        std::memmove(buffer.data() + to * width, buffer.data() + piece->offset * width, piece->rows * width);
+      };
+      move(times_, sizeof(int64_t));
+      for (auto& column : columns_) {
+        if (column->width > 0) move(column->values, column->width);
+        if (column->needs_mask && column->has_nulls) move(column->mask, 1);
+      }
+    }
+    to += piece->rows;
+  }
+  rows_ = to;
+}
+
+py::list PlannedRead::Finish() {
+  py::list out;
+  py::dict time;
+  time["name"] = "time";
+  time["category"] = "TIME";
+  time["type"] = "TIMESTAMP";
+  time["kind"] = "time";
+  times_.SetSize(rows_ * sizeof(int64_t));
+  time["values"] = times_.Release(py::dtype::of<int64_t>());
+  out.append(time);
+  for (size_t j = 0; j < columns_.size(); ++j) {
+    Column& column = *columns_[j];
+    const ProjectedColumn& meta = column.meta;
+    py::dict c = ColumnHead(meta);
+    if (meta.category == ColumnCategory::kTag) {
+      c["kind"] = "tag";
+      column.values.SetSize(rows_ * sizeof(int32_t));
+      c["values"] = column.values.Release(py::dtype::of<int32_t>());
+      py::list categories;
+      for (const std::string& value : column.categories) {
+        categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));
+      }
+      c["categories"] = categories;
+    } else if (meta.category != ColumnCategory::kField) {
+      c["kind"] = "str";  // ATTRIBUTE columns carry no values in table scans: all null
+      c["values"] = NoneArray(rows_);
+    } else if (column.width > 0) {
+      c["kind"] = KindOf(meta.data_type);
+      column.values.SetSize(rows_ * column.width);
+      c["values"] = column.values.Release(DtypeOf(meta.data_type));
+      if (column.keep_mask && column.has_nulls) {
+        column.mask.SetSize(rows_);
+        c["mask"] = column.mask.Release(py::dtype("bool"));
+      }
+    } else {
+      // TEXT/STRING as str, BLOB as bytes, None for null; piece by piece in scan order.
+      c["kind"] = KindOf(meta.data_type);
+      py::array objects = NoneArray(rows_);
+      auto** slots = static_cast<PyObject**>(objects.mutable_data());
+      const bool as_bytes = meta.data_type == DataType::kBlob;
+      const char* mask = column.has_nulls ? column.mask.data() : nullptr;
+      size_t row = 0;
+      for (auto& piece : pieces_) {
+        const std::vector<int64_t>& offsets = piece->offsets[j];
+        const std::string& bytes = piece->bytes[j];
+        for (size_t r = 0; r < piece->rows; ++r, ++row) {
+          if (mask != nullptr && mask[row]) continue;  // None already
+          PyObject* value = DecodeValue(bytes.data() + offsets[r], static_cast<size_t>(offsets[r + 1] - offsets[r]), as_bytes);
+          PyObject* old = slots[row];
+          slots[row] = value;
+          Py_XDECREF(old);
+        }
+      }
+      c["values"] = objects;
+    }
+    out.append(c);
+  }
+  return out;
+}
+
+}  // namespace tsread::python

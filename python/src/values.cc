@@ -1,0 +1,138 @@
+#include "values.h"
+
+#include <cstring>
+#include <limits>
+
+namespace py = pybind11;
+
+namespace tsread::python {
+namespace {
+
+const void* ValuesOf(const ColumnVector& c) {
+  switch (PhysicalTypeOf(c.type)) {
+    case PhysicalType::kBoolean: return c.bools.data();
+    case PhysicalType::kInt32: return c.int32s.data();
+    case PhysicalType::kInt64: return c.int64s.data();
+    case PhysicalType::kFloat: return c.floats.data();
+    case PhysicalType::kDouble: return c.doubles.data();
+    case PhysicalType::kBinary: return nullptr;
+  }
+  return nullptr;
+}
+
+template <typename T>
+void NanForNulls(const ColumnVector& c, T* values) {
+  for (size_t r = 0; r < c.length; ++r) {
+    if (!c.IsValid(r)) values[r] = std::numeric_limits<T>::quiet_NaN();
+  }
+}
+
+constexpr int64_t kNanosPerMilli = 1'000'000;
+
+absl::Status TimeOutOfRange() {
+  return absl::OutOfRangeError("a time lies outside datetime64[ns] (years 1677-2262): read it with time_as='int'");
+}
+
+// Milliseconds to nanoseconds in one pass (the copy and the check fused: the source is in cache,
+// the destination written once).
+bool MillisToNanos(const int64_t* from, size_t rows, int64_t* to) {
+  constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / kNanosPerMilli;
+  bool in_range = true;
+  for (size_t r = 0; r < rows; ++r) {
+    in_range &= from[r] > -kLimit && from[r] < kLimit;
+    to[r] = from[r] * kNanosPerMilli;  // wraps harmlessly when out of range: then refused
+  }
+  return in_range;
+}
+
+}  // namespace
+
+size_t WidthOf(DataType type) {
+  switch (PhysicalTypeOf(type)) {
+    case PhysicalType::kBoolean: return 1;
+    case PhysicalType::kInt32:
+    case PhysicalType::kFloat: return 4;
+    case PhysicalType::kInt64:
+    case PhysicalType::kDouble: return 8;
+    case PhysicalType::kBinary: return 0;
+  }
+  return 0;
+}
+
+bool KeepsMask(const ProjectedColumn& column, const ConvertOptions& options) {
+  const bool is_float = column.data_type == DataType::kFloat || column.data_type == DataType::kDouble;
+  return column.category == ColumnCategory::kField && WidthOf(column.data_type) > 0 &&
+         !(is_float && options.float_nan) && !(column.data_type == DataType::kTimestamp && options.time_ns);
+}
+
+py::dtype DtypeOf(DataType type) {
+  switch (type) {
+    case DataType::kBoolean: return py::dtype("bool");
+    case DataType::kInt32:
+    case DataType::kDate: return py::dtype::of<int32_t>();
+    case DataType::kFloat: return py::dtype::of<float>();
+    case DataType::kDouble: return py::dtype::of<double>();
+    default: return py::dtype::of<int64_t>();
+  }
+}
+
+const char* KindOf(DataType type) {
+  switch (type) {
+    case DataType::kBoolean: return "bool";
+    case DataType::kInt32: return "int32";
+    case DataType::kInt64: return "int64";
+    case DataType::kTimestamp: return "timestamp";
+    case DataType::kFloat: return "float32";
+    case DataType::kDouble: return "float64";
+    case DataType::kDate: return "date";
+    case DataType::kBlob: return "bytes";
+    default: return "str";
+  }
+}
+
+absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, int64_t* to) {
+  if (!time_ns) {
+    if (rows > 0) std::memcpy(to, from, rows * sizeof(int64_t));
+    return absl::OkStatus();
+  }
+  return MillisToNanos(from, rows, to) ? absl::OkStatus() : TimeOutOfRange();
+}
+
+absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, char* to) {
+  const size_t rows = values.length;
+  if (options.time_ns && values.type == DataType::kTimestamp) {
+    auto* times = reinterpret_cast<int64_t*>(to);
+    // Null slots hold placeholders that may lie out of range: checked after they become NaT.
+    MillisToNanos(values.int64s.data(), rows, times);
+    constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / kNanosPerMilli;
+    for (size_t r = 0; r < rows; ++r) {
+      if (!values.IsValid(r)) {
+        times[r] = std::numeric_limits<int64_t>::min();  // NaT
+      } else if (values.int64s[r] <= -kLimit || values.int64s[r] >= kLimit) {
+        return TimeOutOfRange();
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (rows > 0) std::memcpy(to, ValuesOf(values), rows * WidthOf(values.type));
+  if (options.float_nan && values.null_count > 0) {
+    if (values.type == DataType::kFloat) NanForNulls(values, reinterpret_cast<float*>(to));
+    if (values.type == DataType::kDouble) NanForNulls(values, reinterpret_cast<double*>(to));
+  }
+  return absl::OkStatus();
+}
+
+void CopyNullMask(const ColumnVector& values, char* to) {
+  for (size_t r = 0; r < values.length; ++r) to[r] = !values.IsValid(r);
+}
+
+absl::Status OutOfMemory() { return absl::ResourceExhaustedError("tsread: out of memory gathering columns"); }
+
+PyObject* DecodeValue(const char* data, size_t size, bool as_bytes) {
+  PyObject* value = as_bytes ? PyBytes_FromStringAndSize(data, static_cast<Py_ssize_t>(size))
+                             : PyUnicode_DecodeUTF8(data, static_cast<Py_ssize_t>(size), "surrogateescape");
+  if (value == nullptr) throw py::error_already_set();
+  return value;
+}
+
+}  // namespace tsread::python
