@@ -153,7 +153,8 @@ TEST_P(BudgetedScanTest, TwoThreadsShareWhatOneThreadNeededAndReadTheSameRows) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, BudgetedScanTest,
                          ::testing::Values(BudgetCase{"table_many_devices.tsfile", "t_many"},
                                            BudgetCase{"table_comp_ZSTD.tsfile", "t_comp"},
-                                           BudgetCase{"table_alltypes.tsfile", "t_all"}));
+                                           BudgetCase{"table_alltypes.tsfile", "t_all"}),
+                         [](const ::testing::TestParamInfo<BudgetCase>& info) { return std::string(info.param.table); });
 
 TEST(BudgetedScanTest, ADatasetScanSharesOneBudgetAcrossFiles) {
   const fs::path dir = fs::temp_directory_path() / absl::StrCat("tsread_budget_", ::getpid());
