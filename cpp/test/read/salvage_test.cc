@@ -5,7 +5,6 @@
 // repair/sealed_copy_test.cc.
 #include "tsread/read/salvage.h"
 
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "testing/chunk_group_layout.h"
 #include "testing/fixtures.h"
+#include "testing/test_mode.h"
 #include "tsread/io/random_access_file.h"
 #include "tsread/read/tsfile_reader.h"
 #include "tsread/write/byte_appender.h"
@@ -22,22 +22,8 @@
 namespace tsread {
 namespace {
 
-bool FullMode() {
-  const char* mode = std::getenv("TSREAD_TEST_MODE");
-  return mode != nullptr && std::string(mode) == "full";
-}
-
-// Sanitizer builds run lighter sweeps (each cut decodes every group before it).
-bool SanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
+using testing::FullMode;
+using testing::SanitizerBuild;
 
 // Which group boundaries to cut at: all of them for files of a few dozen groups (and in full
 // mode), else evenly spaced ones plus the last few, fewer in files over 100 KB and in sanitizer

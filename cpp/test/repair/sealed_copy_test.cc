@@ -4,7 +4,6 @@
 // original's own index, testing/chunk_group_layout.h).
 #include "tsread/repair/sealed_copy.h"
 
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -15,6 +14,7 @@
 #include "testing/csv.h"
 #include "testing/fixture_rows.h"
 #include "testing/fixtures.h"
+#include "testing/test_mode.h"
 #include "tsread/read/file_verifier.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/table_scanner.h"
@@ -24,22 +24,8 @@
 namespace tsread {
 namespace {
 
-bool FullMode() {
-  const char* mode = std::getenv("TSREAD_TEST_MODE");
-  return mode != nullptr && std::string(mode) == "full";
-}
-
-// Sanitizer builds run lighter sweeps (each cut decodes every group before it).
-bool SanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
+using testing::FullMode;
+using testing::SanitizerBuild;
 
 // Cuts that keep 0, 1, a third, two thirds and all but one group: inside the first page of the
 // next group (or just after its marker when it has none), plus the whole file. Full mode: every k.

@@ -1,31 +1,18 @@
 // Truncation and corruption sweeps over every fixture, from in-memory buffers: whatever the
 // bytes, a full read returns a status — never a crash, hang or unbounded allocation (ASan and the
 // per-test timeout watch for those). TSREAD_TEST_MODE=full runs the long version.
-#include <cstdlib>
 #include <random>
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
 #include "testing/read_everything.h"
+#include "testing/test_mode.h"
 
 namespace tsread {
 namespace {
 
-bool FullMode() {
-  const char* mode = std::getenv("TSREAD_TEST_MODE");
-  return mode != nullptr && std::string(mode) == "full";
-}
-
-bool SanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
+using testing::FullMode;
+using testing::SanitizerBuild;
 
 class SweepTest : public ::testing::TestWithParam<std::string> {};
 

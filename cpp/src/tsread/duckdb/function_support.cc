@@ -187,6 +187,37 @@ void AddNamedParameter(duckdb_table_function function, const char* name, duckdb_
   duckdb_destroy_logical_type(&logical);
 }
 
+duckdb_table_function NewDatasetTableFunction(const char* name) {
+  duckdb_table_function function = duckdb_create_table_function();
+  duckdb_table_function_set_name(function, name);
+  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
+  duckdb_table_function_add_parameter(function, any);
+  duckdb_destroy_logical_type(&any);
+  AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
+  return function;
+}
+
+duckdb_table_function NewRowScanTableFunction(const char* name, duckdb_table_function_init_t local_init) {
+  duckdb_table_function function = NewDatasetTableFunction(name);
+  AddNamedParameter(function, "start_time", DUCKDB_TYPE_TIMESTAMP);
+  AddNamedParameter(function, "end_time", DUCKDB_TYPE_TIMESTAMP);
+  AddNamedParameter(function, "filename", DUCKDB_TYPE_BOOLEAN);
+  duckdb_table_function_set_local_init(function, local_init);
+  duckdb_table_function_supports_projection_pushdown(function, true);
+  return function;
+}
+
+bool RegisterTableFunction(duckdb_connection connection, duckdb_table_function function,
+                           duckdb_table_function_bind_t bind, duckdb_table_function_init_t init,
+                           duckdb_table_function_t scan) {
+  duckdb_table_function_set_bind(function, bind);
+  duckdb_table_function_set_init(function, init);
+  duckdb_table_function_set_function(function, scan);
+  const bool ok = duckdb_register_table_function(connection, function) == DuckDBSuccess;
+  duckdb_destroy_table_function(&function);
+  return ok;
+}
+
 void SetAllValid(duckdb_vector vector, size_t rows) {
   uint64_t* validity = duckdb_vector_get_validity(vector);
   if (validity) std::memset(validity, 0xFF, (rows + 63) / 64 * 8);

@@ -58,6 +58,24 @@ void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_logical_typ
 // Registers a VARCHAR / BOOLEAN / TIMESTAMP named parameter on `function`.
 void AddNamedParameter(duckdb_table_function function, const char* name, duckdb_type type);
 
+// A new table function `name` over a dataset: positional parameter 0 is the path (typed ANY
+// because it may be a VARCHAR or a VARCHAR[] list; OpenDatasetParameter checks it at bind) and
+// `time_unit` is a named parameter, as every function of the extension takes both. The caller
+// adds its own named parameters and hands it to RegisterTableFunction.
+duckdb_table_function NewDatasetTableFunction(const char* name);
+
+// A new dataset table function that scans rows (read_tsfile, read_tsfile_tree): besides the path
+// and `time_unit`, `start_time` / `end_time` (TIMESTAMP, read by NamedTimeRange) and `filename`
+// (BOOLEAN); DuckDB's threads each get their own state from `local_init`, and only the columns
+// the query uses are asked for (projection pushdown).
+duckdb_table_function NewRowScanTableFunction(const char* name, duckdb_table_function_init_t local_init);
+
+// Whether `function` registered on `connection`, once given its bind, init and scan callbacks
+// (each wrapped by BindCallback / InitCallback / ScanCallback); destroys `function` either way.
+bool RegisterTableFunction(duckdb_connection connection, duckdb_table_function function,
+                           duckdb_table_function_bind_t bind, duckdb_table_function_init_t init,
+                           duckdb_table_function_t scan);
+
 // Output vector helpers. Rows are [0, rows) of the chunk being filled.
 void SetAllValid(duckdb_vector vector, size_t rows);
 void SetNull(duckdb_vector vector, size_t row);
@@ -66,6 +84,13 @@ void SetString(duckdb_vector vector, size_t row, std::string_view value);
 template <typename T>
 void DeleteAs(void* p) {
   delete static_cast<T*>(p);
+}
+
+// The local init of a row scan: each of DuckDB's threads gets a fresh State of its own.
+template <typename State>
+absl::Status InitThreadState(duckdb_init_info info) {
+  duckdb_init_set_init_data(info, new State(), DeleteAs<State>);
+  return absl::OkStatus();
 }
 
 // The C callbacks over a fallible body: a non-OK status or any exception becomes the SQL error

@@ -75,6 +75,45 @@ struct GlobalState {
   size_t next = 0;  // one thread (max threads is left at 1)
 };
 
+// The bind data both functions start from: `time_unit` (read first, so that a bad unit is
+// reported before any file is opened), then the dataset named by the path parameter.
+absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info info, const char* function) {
+  auto bind = std::make_unique<BindData>();
+  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, function);
+  if (!unit.ok()) return unit.status();
+  bind->unit = *unit;
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
+  return bind;
+}
+
+// The last result columns of both functions (the time range, in the bound unit), then the bind
+// data handed to DuckDB.
+void FinishBind(duckdb_bind_info info, std::unique_ptr<BindData> bind) {
+  AddResultColumn(info, "start_time", TimestampType(bind->unit));
+  AddResultColumn(info, "end_time", TimestampType(bind->unit));
+  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+}
+
+// The init of both functions: every row, collected up front from each file's metadata by
+// `collect(bind, reader, file index, rows)`, into the global state the scan emits from. A file
+// that fails to open or to collect fails the query, naming the file.
+template <typename Row, typename Collect>
+absl::Status InitRows(duckdb_init_info info, const Collect& collect) {
+  const auto* bind = static_cast<const BindData*>(duckdb_init_get_bind_data(info));
+  auto state = std::make_unique<GlobalState<Row>>();
+  const Dataset& dataset = *bind->dataset;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    const std::string& path = dataset.files()[f].path;
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+    if (!reader.ok()) return WithFileName(reader.status(), path);
+    if (absl::Status s = collect(*bind, **reader, f, state->rows); !s.ok()) return WithFileName(s, path);
+  }
+  duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState<Row>>);
+  return absl::OkStatus();
+}
+
 // ---- tsfile_metadata ---------------------------------------------------------------------
 
 absl::Status CollectTable(const TsFileReader& reader, const TableSchema& schema, size_t file,
@@ -155,13 +194,8 @@ absl::Status CollectTree(const TsFileReader& reader, size_t file, std::vector<Co
 }
 
 absl::Status MetadataBind(duckdb_bind_info info) {
-  auto bind = std::make_unique<BindData>();
-  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, "tsfile_metadata");
-  if (!unit.ok()) return unit.status();
-  bind->unit = *unit;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, "tsfile_metadata");
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
+  absl::StatusOr<std::unique_ptr<BindData>> bind = BindUnitAndDataset(info, "tsfile_metadata");
+  if (!bind.ok()) return bind.status();
   AddResultColumn(info, "file", DUCKDB_TYPE_VARCHAR);
   AddResultColumn(info, "table_name", DUCKDB_TYPE_VARCHAR);
   AddResultColumn(info, "column_name", DUCKDB_TYPE_VARCHAR);
@@ -170,27 +204,18 @@ absl::Status MetadataBind(duckdb_bind_info info) {
   AddResultColumn(info, "devices", DUCKDB_TYPE_BIGINT);
   AddResultColumn(info, "rows", DUCKDB_TYPE_BIGINT);
   AddResultColumn(info, "non_null", DUCKDB_TYPE_BIGINT);
-  AddResultColumn(info, "start_time", TimestampType(bind->unit));
-  AddResultColumn(info, "end_time", TimestampType(bind->unit));
-  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+  FinishBind(info, std::move(*bind));
   return absl::OkStatus();
 }
 
 absl::Status MetadataInit(duckdb_init_info info) {
-  const auto* bind = static_cast<const BindData*>(duckdb_init_get_bind_data(info));
-  auto state = std::make_unique<GlobalState<ColumnRow>>();
-  const Dataset& dataset = *bind->dataset;
-  for (size_t f = 0; f < dataset.files().size(); ++f) {
-    const std::string& path = dataset.files()[f].path;
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    if (!reader.ok()) return WithFileName(reader.status(), path);
-    for (const TableSchema* schema : (*reader)->Tables()) {
-      if (absl::Status s = CollectTable(**reader, *schema, f, state->rows); !s.ok()) return WithFileName(s, path);
-    }
-    if (absl::Status s = CollectTree(**reader, f, state->rows); !s.ok()) return WithFileName(s, path);
-  }
-  duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState<ColumnRow>>);
-  return absl::OkStatus();
+  return InitRows<ColumnRow>(
+      info, [](const BindData&, const TsFileReader& reader, size_t file, std::vector<ColumnRow>& rows) {
+        for (const TableSchema* schema : reader.Tables()) {
+          if (absl::Status s = CollectTable(reader, *schema, file, rows); !s.ok()) return s;
+        }
+        return CollectTree(reader, file, rows);
+      });
 }
 
 // ---- output helpers -----------------------------------------------------------------------------
@@ -307,17 +332,12 @@ absl::Status CollectDevices(const TsFileReader& reader, const std::string& index
 }
 
 absl::Status DevicesBind(duckdb_bind_info info) {
-  auto bind = std::make_unique<BindData>();
-  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, "tsfile_devices");
-  if (!unit.ok()) return unit.status();
-  bind->unit = *unit;
-  bind->table = NamedString(info, "table_name");
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, "tsfile_devices");
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  if (bind->table) {
+  absl::StatusOr<std::unique_ptr<BindData>> bind = BindUnitAndDataset(info, "tsfile_devices");
+  if (!bind.ok()) return bind.status();
+  (*bind)->table = NamedString(info, "table_name");
+  if ((*bind)->table) {
     // The same wording as read_tsfile's unknown table (Dataset::ReconciledSchema).
-    absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*bind->table);
+    absl::StatusOr<TableSchema> schema = (*bind)->dataset->ReconciledSchema(*(*bind)->table);
     if (!schema.ok()) return schema.status();
   }
   AddResultColumn(info, "file", DUCKDB_TYPE_VARCHAR);
@@ -332,36 +352,24 @@ absl::Status DevicesBind(duckdb_bind_info info) {
   }
   AddResultColumn(info, "rows", DUCKDB_TYPE_BIGINT);
   AddResultColumn(info, "points", DUCKDB_TYPE_BIGINT);
-  AddResultColumn(info, "start_time", TimestampType(bind->unit));
-  AddResultColumn(info, "end_time", TimestampType(bind->unit));
-  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+  FinishBind(info, std::move(*bind));
   return absl::OkStatus();
 }
 
 absl::Status DevicesInit(duckdb_init_info info) {
-  const auto* bind = static_cast<const BindData*>(duckdb_init_get_bind_data(info));
-  auto state = std::make_unique<GlobalState<DeviceRow>>();
-  const Dataset& dataset = *bind->dataset;
-  for (size_t f = 0; f < dataset.files().size(); ++f) {
-    const std::string& path = dataset.files()[f].path;
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    if (!reader.ok()) return WithFileName(reader.status(), path);
-    for (const TableSchema* schema : (*reader)->Tables()) {
-      if (bind->table && schema->name != *bind->table) continue;
-      if ((*reader)->metadata().FindIndex(schema->name) == nullptr) continue;  // a schema without data
-      if (absl::Status s = CollectDevices(**reader, schema->name, schema, f, state->rows); !s.ok()) {
-        return WithFileName(s, path);
-      }
-    }
-    if (bind->table) continue;
-    for (const std::string& index : (*reader)->TreeIndexNames()) {
-      if (absl::Status s = CollectDevices(**reader, index, nullptr, f, state->rows); !s.ok()) {
-        return WithFileName(s, path);
-      }
-    }
-  }
-  duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState<DeviceRow>>);
-  return absl::OkStatus();
+  return InitRows<DeviceRow>(
+      info, [](const BindData& bind, const TsFileReader& reader, size_t file, std::vector<DeviceRow>& rows) {
+        for (const TableSchema* schema : reader.Tables()) {
+          if (bind.table && schema->name != *bind.table) continue;
+          if (reader.metadata().FindIndex(schema->name) == nullptr) continue;  // a schema without data
+          if (absl::Status s = CollectDevices(reader, schema->name, schema, file, rows); !s.ok()) return s;
+        }
+        if (bind.table) return absl::OkStatus();  // a table's devices only: no tree-model devices
+        for (const std::string& index : reader.TreeIndexNames()) {
+          if (absl::Status s = CollectDevices(reader, index, nullptr, file, rows); !s.ok()) return s;
+        }
+        return absl::OkStatus();
+      });
 }
 
 // The tags MAP(VARCHAR, VARCHAR) of rows [0, n): list entries into the map's child struct vector.
@@ -411,33 +419,18 @@ absl::Status DevicesScan(duckdb_function_info info, duckdb_data_chunk output) {
   return absl::OkStatus();
 }
 
-bool Register(duckdb_connection connection, const char* name, duckdb_table_function_bind_t bind,
-              duckdb_table_function_init_t init, duckdb_table_function_t scan, bool with_table) {
-  duckdb_table_function function = duckdb_create_table_function();
-  duckdb_table_function_set_name(function, name);
-  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
-  duckdb_table_function_add_parameter(function, any);
-  duckdb_destroy_logical_type(&any);
-  AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
-  if (with_table) AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
-  duckdb_table_function_set_bind(function, bind);
-  duckdb_table_function_set_init(function, init);
-  duckdb_table_function_set_function(function, scan);
-  const bool ok = duckdb_register_table_function(connection, function) == DuckDBSuccess;
-  duckdb_destroy_table_function(&function);
-  return ok;
-}
-
 }  // namespace
 
 bool RegisterTsfileMetadata(duckdb_connection connection) {
-  return Register(connection, "tsfile_metadata", BindCallback<MetadataBind>, InitCallback<MetadataInit>,
-                  ScanCallback<MetadataScan>, /*with_table=*/false);
+  return RegisterTableFunction(connection, NewDatasetTableFunction("tsfile_metadata"), BindCallback<MetadataBind>,
+                               InitCallback<MetadataInit>, ScanCallback<MetadataScan>);
 }
 
 bool RegisterTsfileDevices(duckdb_connection connection) {
-  return Register(connection, "tsfile_devices", BindCallback<DevicesBind>, InitCallback<DevicesInit>,
-                  ScanCallback<DevicesScan>, /*with_table=*/true);
+  duckdb_table_function function = NewDatasetTableFunction("tsfile_devices");
+  AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
+  return RegisterTableFunction(connection, function, BindCallback<DevicesBind>, InitCallback<DevicesInit>,
+                               ScanCallback<DevicesScan>);
 }
 
 }  // namespace tsread::duckdb_ext

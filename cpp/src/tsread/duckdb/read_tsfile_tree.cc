@@ -108,11 +108,6 @@ absl::Status Init(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
-absl::Status LocalInit(duckdb_init_info info) {
-  duckdb_init_set_init_data(info, new LocalState(), DeleteAs<LocalState>);
-  return absl::OkStatus();
-}
-
 // Moves `local` to its next device; false when every device is taken.
 absl::StatusOr<bool> StartNextDevice(const Dataset& dataset, GlobalState& global, LocalState& local) {
   local.points.reset();
@@ -264,23 +259,9 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
 }  // namespace
 
 bool RegisterReadTsfileTree(duckdb_connection connection) {
-  duckdb_table_function function = duckdb_create_table_function();
-  duckdb_table_function_set_name(function, "read_tsfile_tree");
-  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
-  duckdb_table_function_add_parameter(function, any);
-  duckdb_destroy_logical_type(&any);
-  AddNamedParameter(function, "start_time", DUCKDB_TYPE_TIMESTAMP);
-  AddNamedParameter(function, "end_time", DUCKDB_TYPE_TIMESTAMP);
-  AddNamedParameter(function, "filename", DUCKDB_TYPE_BOOLEAN);
-  AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
-  duckdb_table_function_set_bind(function, BindCallback<Bind>);
-  duckdb_table_function_set_init(function, InitCallback<Init>);
-  duckdb_table_function_set_local_init(function, InitCallback<LocalInit>);
-  duckdb_table_function_set_function(function, ScanCallback<Scan>);
-  duckdb_table_function_supports_projection_pushdown(function, true);
-  const bool ok = duckdb_register_table_function(connection, function) == DuckDBSuccess;
-  duckdb_destroy_table_function(&function);
-  return ok;
+  duckdb_table_function function =
+      NewRowScanTableFunction("read_tsfile_tree", InitCallback<InitThreadState<LocalState>>);
+  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
 }
 
 }  // namespace tsread::duckdb_ext
