@@ -142,15 +142,19 @@ py::dict Collector::FinishColumn(Column& column) {
   return out;
 }
 
-py::list Collector::Finish() {
-  py::list out;
+py::dict TimeColumn(py::object values) {
   py::dict time;
   time["name"] = "time";
   time["category"] = "TIME";
   time["type"] = "TIMESTAMP";
   time["kind"] = "time";
-  time["values"] = times_.Release(py::dtype::of<int64_t>());
-  out.append(time);
+  time["values"] = std::move(values);
+  return time;
+}
+
+py::list Collector::Finish() {
+  py::list out;
+  out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
   for (Column& column : columns_) out.append(FinishColumn(column));
   // Ready for the next batch of rows (iter_batches reuses the collector).
   for (Column& column : columns_) {

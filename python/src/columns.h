@@ -65,6 +65,8 @@ class Collector {
 
 // The dict of a column (name, category, type) with no values yet. Needs the GIL.
 pybind11::dict ColumnHead(const ProjectedColumn& column);
+// The dict of the time column holding `values` (int64 times, as ConvertOptions scaled them). Needs the GIL.
+pybind11::dict TimeColumn(pybind11::object values);
 // An object array of `rows` None. Needs the GIL.
 pybind11::array NoneArray(size_t rows);
 

@@ -319,14 +319,8 @@ void PlannedRead::Compact() {
 
 py::list PlannedRead::Finish() {
   py::list out;
-  py::dict time;
-  time["name"] = "time";
-  time["category"] = "TIME";
-  time["type"] = "TIMESTAMP";
-  time["kind"] = "time";
   times_.SetSize(rows_ * sizeof(int64_t));
-  time["values"] = times_.Release(py::dtype::of<int64_t>());
-  out.append(time);
+  out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
   for (size_t j = 0; j < columns_.size(); ++j) {
     Column& column = *columns_[j];
     const ProjectedColumn& meta = column.meta;
