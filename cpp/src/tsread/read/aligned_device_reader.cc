@@ -12,8 +12,11 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
                                         const std::vector<TimeseriesMetadata>& series,
                                         const std::vector<AlignedColumn>& columns, const TimeRange& range,
                                         const ReadLimits& limits, MemoryBudget* budget) {
-  memory_.Attach(budget);
-  if (!memory_.enabled()) chunk_bytes_ = page_bytes_ = 0;
+  if (budget != memory_.budget()) {
+    // What is accounted belongs to the old budget: give it back there, with the buffers it covers.
+    FreeBuffers();
+    memory_.Attach(budget);
+  }
   reader_ = &reader;
   columns_ = &columns;
   range_ = &range;

@@ -60,6 +60,7 @@ class MemoryHold {
   ~MemoryHold() { ReleaseAll(); }
 
   void Attach(MemoryBudget* budget);
+  const MemoryBudget* budget() const { return budget_; }
   bool enabled() const { return budget_ != nullptr; }
   // The budget's limit (0 when none is attached).
   uint64_t limit() const { return budget_ == nullptr ? 0 : budget_->limit(); }

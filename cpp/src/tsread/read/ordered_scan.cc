@@ -106,9 +106,10 @@ class TableScanner::OrderedScan {
   bool Publish(Decoder& d, size_t s, bool on_caller) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!on_caller) {
+      auto has_room = [&] { return stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups; };
       // Nothing of a memory budget is held while waiting on anything else (memory_budget.h).
-      if (!(stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups)) d.cursor.ReleaseMemory();
-      room_.wait(lock, [&] { return stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups; });
+      if (!has_room()) d.cursor.ReleaseMemory();
+      room_.wait(lock, has_room);
     }
     if (stop_) return false;
     state_[s].groups.push_back(std::move(d.group));
