@@ -1,5 +1,7 @@
 #include "tsread/io/read_ahead.h"
 
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,6 +101,33 @@ TEST(ReadAheadTest, MemoryFilesAreSlicedWithoutCopies) {
   ReadAhead ahead(100);
   EXPECT_EQ(ahead.Read(*file, 30, 10, 1000)->data(), bytes.data() + 30);
   EXPECT_EQ(ahead.Read(*file, 50, 10, 1000)->data(), bytes.data() + 50);
+}
+
+TEST(ReadAheadTest, ForgetFileMakesAFileAtAnOldFilesAddressReadItsOwnBytes) {
+  // Files in a dataset come and go: the next file can live where the last one did.
+  std::optional<RecordingFile> file(std::in_place, std::string(100, 'a'));
+  ReadAhead ahead(100);
+  ASSERT_EQ(ahead.Read(*file, 0, 3, 100)->bytes(), "aaa");
+  const RandomAccessFile* old_address = &*file;
+  file.emplace(std::string(100, 'b'));
+  ASSERT_EQ(&*file, old_address);
+  EXPECT_EQ(ahead.Read(*file, 0, 3, 100)->bytes(), "aaa");  // the hazard: matched by address
+  ahead.ForgetFile();
+  EXPECT_EQ(ahead.Read(*file, 0, 3, 100)->bytes(), "bbb");
+  EXPECT_EQ(file->reads, (Reads{{0, 100}}));
+}
+
+TEST(ReadAheadTest, ForgetFileKeepsBlocksForReuse) {
+  RecordingFile a(Digits(300)), b(Digits(300));
+  ReadAhead ahead(100);
+  std::vector<const char*> blocks;
+  for (uint64_t at : {0, 200}) blocks.push_back(ahead.Read(a, at, 10, 300)->data());  // both windows
+  ahead.ForgetFile();
+  // The slices are gone, so b's windows are read into a's blocks.
+  const char* first = ahead.Read(b, 0, 10, 300)->data();
+  const char* second = ahead.Read(b, 200, 10, 300)->data();
+  EXPECT_EQ(std::set<const char*>({first, second}), std::set<const char*>(blocks.begin(), blocks.end()));
+  EXPECT_EQ(b.reads, (Reads{{0, 100}, {200, 100}}));
 }
 
 }  // namespace

@@ -126,6 +126,41 @@ TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan
   }
 }
 
+// A worker keeps one cursor for every split it reads, in every file of a dataset: reopened onto
+// another file's scanner (the previous one destroyed first, so the new one may take its address),
+// it reads exactly that scanner's rows.
+TEST(TableScannerTest, OneCursorReopenedAcrossFilesReadsEachFilesRows) {
+  std::optional<TableScanner::Cursor> cursor;
+  for (const auto& [stem, table] : testing::TableCsvFixtures()) {
+    SCOPED_TRACE(stem + "." + table);
+    std::unique_ptr<TsFileReader> reader = Open(stem);
+    ASSERT_NE(reader, nullptr);
+    ScanOptions options;
+    options.table = table;
+    std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
+    const std::vector<std::string> expected = RowsOfScan(*scanner, 1);
+    std::vector<std::string> rows;
+    const std::vector<ScanSplit> splits = scanner->Splits(3).value();
+    for (const ScanSplit& split : splits) {
+      if (cursor.has_value()) {
+        ASSERT_TRUE(cursor->Reopen(*scanner, split).ok());
+      } else {
+        cursor.emplace(scanner->OpenCursor(split).value());
+      }
+      ASSERT_TRUE(cursor
+                      ->ForEachBatch([&](const TableBatch& batch) {
+                        for (size_t i = 0; i < batch.num_rows(); ++i) rows.push_back(RowKey(scanner->projection(), batch, i));
+                        return absl::OkStatus();
+                      })
+                      .ok());
+    }
+    EXPECT_EQ(rows, expected);
+    ASSERT_TRUE(cursor.has_value());
+    const ScanSplit outside{scanner->device_count(), 1, 0};
+    EXPECT_EQ(cursor->Reopen(*scanner, outside).code(), absl::StatusCode::kInvalidArgument);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest, ::testing::ValuesIn(testing::TableCsvFixtures()),
                          [](const auto& info) { return info.param.first + "_" + info.param.second; });
 

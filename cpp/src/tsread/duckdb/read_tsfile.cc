@@ -63,7 +63,9 @@ struct GlobalState {
 struct LocalState {
   std::optional<size_t> plan_file;
   std::optional<DatasetScanner::FileScan> plan;
-  std::optional<TableScanner::Cursor> cursor;  // declared after plan: destroyed before it
+  // Moved from split to split (and file to file) keeping its buffers; reads a split while in_split.
+  std::optional<TableScanner::Cursor> cursor;
+  bool in_split = false;
   const std::string* path = nullptr;
   const TableBatch* batch = nullptr;  // valid until the cursor's next call
   size_t offset = 0;                  // the batch's first row not yet delivered
@@ -321,7 +323,7 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
   local.batch = nullptr;
   local.offset = 0;
   while (true) {
-    if (local.cursor) {
+    if (local.in_split) {
       absl::StatusOr<TableBatch*> batch = local.cursor->Next();
       if (!batch.ok()) return WithFileName(batch.status(), *local.path);
       if (*batch != nullptr && (*batch)->num_rows() > 0) {
@@ -329,7 +331,7 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
         return absl::OkStatus();
       }
       if (*batch != nullptr) continue;
-      local.cursor.reset();
+      local.in_split = false;
     }
     const size_t index = global.next_split.fetch_add(1);
     if (index >= global.splits.size()) return absl::OkStatus();
@@ -346,9 +348,16 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
       local.plan = std::move(**plan);
       local.plan_file = split.file;
     }
-    absl::StatusOr<TableScanner::Cursor> cursor = local.plan->scanner->OpenCursor(split.devices);
-    if (!cursor.ok()) return WithFileName(cursor.status(), *local.path);
-    local.cursor.emplace(std::move(*cursor));
+    if (local.cursor) {
+      if (absl::Status s = local.cursor->Reopen(*local.plan->scanner, split.devices); !s.ok()) {
+        return WithFileName(s, *local.path);
+      }
+    } else {
+      absl::StatusOr<TableScanner::Cursor> cursor = local.plan->scanner->OpenCursor(split.devices);
+      if (!cursor.ok()) return WithFileName(cursor.status(), *local.path);
+      local.cursor.emplace(std::move(*cursor));
+    }
+    local.in_split = true;
   }
 }
 

@@ -60,4 +60,12 @@ void ReadAhead::Clear() {
   spare_blocks_.clear();
 }
 
+void ReadAhead::ForgetFile() {
+  for (Window& w : windows_) {
+    // A view of the old file's mapping, or a block its slices still share: not ours to reuse.
+    if (!w.bytes.HoldsUnsharedBlock()) w.bytes = Buffer();
+    w.file = nullptr;
+  }
+}
+
 }  // namespace tsread

@@ -45,6 +45,11 @@ class ReadAhead {
   // Forgets the windows (the next read starts a new one) and releases their blocks.
   void Clear();
 
+  // Forgets which file the windows hold, keeping their blocks for the next reads: for a reader
+  // that moves on to another file (a file's address may be reused by the next one, so windows
+  // must not be matched by it).
+  void ForgetFile();
+
  private:
   struct Window {
     const RandomAccessFile* file = nullptr;  // whose bytes `bytes` holds; null when empty

@@ -52,6 +52,10 @@ class AlignedDeviceReader {
   // one: nothing (buffers are kept for reuse).
   void ReleaseMemory();
 
+  // Before a Reset onto a device of another file: forgets the chunk windows read from the old
+  // one, keeping the buffers.
+  void ForgetFile() { chunk_reads_.ForgetFile(); }
+
   // Fills `times` and one ColumnVector per column with the rows of the next page in range
   // (possibly none); false when the device has no more pages.
   absl::StatusOr<bool> NextPage(std::vector<int64_t>& times, std::vector<ColumnVector>& columns);

@@ -23,6 +23,21 @@ bool AcceptsNull(const TagPredicate& predicate) {
 // across the workers while other files are being planned.
 constexpr size_t kSplitsPerThread = 4;
 
+// Reads `split` of `scanner` with a worker's cursor, moved onto it (made on first use): one
+// cursor's buffers then serve every split the worker reads, in every file, instead of fresh
+// (page-faulted) buffers per split.
+absl::Status ScanSplitWithCursor(const TableScanner& scanner, const ScanSplit& split,
+                                 std::optional<TableScanner::Cursor>& cursor,
+                                 const std::function<absl::Status(const TableBatch&)>& consume) {
+  if (cursor.has_value()) {
+    TSREAD_RETURN_IF_ERROR(cursor->Reopen(scanner, split));
+  } else {
+    TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor opened, scanner.OpenCursor(split));
+    cursor.emplace(std::move(opened));
+  }
+  return cursor->ForEachBatch(consume);
+}
+
 }  // namespace
 
 DatasetScanner::DatasetScanner(const Dataset& dataset, DatasetScanOptions options, TableSchema schema,
@@ -149,6 +164,7 @@ absl::Status DatasetScanner::Scan(const Consumer& consume) const {
 }
 
 absl::Status DatasetScanner::ScanOrdered(const Consumer& consume) const {
+  std::optional<TableScanner::Cursor> cursor;  // one thread: reused across files
   for (size_t f = 0; f < dataset_->files().size(); ++f) {
     absl::StatusOr<std::optional<FileScan>> plan = PlanFile(f, options_.num_threads);
     if (!plan.ok()) {
@@ -157,11 +173,17 @@ absl::Status DatasetScanner::ScanOrdered(const Consumer& consume) const {
     }
     if (!plan->has_value()) continue;
     bool consumer_failed = false;
-    absl::Status status = (*plan)->scanner->Scan([&](int worker, const TableBatch& batch) {
+    auto consume_file = [&](int worker, const TableBatch& batch) {
       absl::Status s = consume(worker, batch);
       consumer_failed = !s.ok();
       return s;
-    });
+    };
+    const TableScanner& scanner = *(*plan)->scanner;
+    absl::Status status =
+        options_.num_threads == 1
+            ? ScanSplitWithCursor(scanner, ScanSplit{0, scanner.device_count(), 0}, cursor,
+                                  [&](const TableBatch& batch) { return consume_file(0, batch); })
+            : scanner.Scan(consume_file);
     if (status.ok()) continue;
     if (consumer_failed) return status;
     TSREAD_RETURN_IF_ERROR(FileFailed(f, status));
@@ -197,10 +219,10 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
     if (!stop.exchange(true)) first_error = std::move(status);
     changed.notify_all();
   };
-  auto run = [&](int worker, const Work& work) {
+  auto run = [&](int worker, const Work& work, std::optional<TableScanner::Cursor>& cursor) {
     if (work.file->failed.load()) return;
     bool consumer_failed = false;
-    absl::Status status = work.file->scan.scanner->ScanSplitRows(work.split, [&](const TableBatch& batch) {
+    absl::Status status = ScanSplitWithCursor(*work.file->scan.scanner, work.split, cursor, [&](const TableBatch& batch) {
       if (stop.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
       absl::Status s = consume(worker, batch);
       consumer_failed = !s.ok();
@@ -212,6 +234,7 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
     if (absl::Status s = FileFailed(work.file->index, std::move(status)); !s.ok()) fail(std::move(s));
   };
   auto work_loop = [&](int worker) {
+    std::optional<TableScanner::Cursor> cursor;
     while (true) {
       Work work;
       size_t plan_index = files;
@@ -247,7 +270,7 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
         if (splits.empty()) continue;
         work = Work{file, splits[0]};
       }
-      run(worker, work);
+      run(worker, work, cursor);
     }
   };
   std::vector<std::thread> pool;
@@ -310,21 +333,27 @@ std::string DatasetScanner::SerializeSplit(const DatasetSplit& split) const {
 
 absl::StatusOr<TableBatch*> DatasetScanner::Cursor::Next() {
   while (true) {
-    if (cursor_.has_value()) {
+    if (in_file_) {
       absl::StatusOr<TableBatch*> batch = cursor_->Next();
       if (!batch.ok()) return WithFileName(batch.status(), reader_->file().name());
       if (*batch != nullptr) return *batch;
-      cursor_.reset();
-      file_scanner_.reset();
-      reader_.reset();
+      in_file_ = false;
     }
     if (next_file_ >= scanner_->dataset_->files().size()) return static_cast<TableBatch*>(nullptr);
     TSREAD_ASSIGN_OR_RETURN(std::optional<FileScan> plan, scanner_->PlanFile(next_file_++, 1));
     if (!plan.has_value()) continue;
-    reader_ = std::move(plan->reader);
+    // The new file's scanner replaces the old one before the cursor moves onto it (the cursor
+    // keeps its buffers, not its pointers into the old file).
     file_scanner_ = std::move(plan->scanner);
-    TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, file_scanner_->OpenCursor());
-    cursor_.emplace(std::move(cursor));
+    reader_ = std::move(plan->reader);
+    const ScanSplit whole{0, file_scanner_->device_count(), 0};
+    if (cursor_.has_value()) {
+      TSREAD_RETURN_IF_ERROR(cursor_->Reopen(*file_scanner_, whole));
+    } else {
+      TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, file_scanner_->OpenCursor(whole));
+      cursor_.emplace(std::move(cursor));
+    }
+    in_file_ = true;
   }
 }
 

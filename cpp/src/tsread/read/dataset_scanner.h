@@ -96,7 +96,9 @@ class DatasetScanner {
     size_t next_file_ = 0;
     std::shared_ptr<const TsFileReader> reader_;
     std::unique_ptr<TableScanner> file_scanner_;
+    // Moved from file to file, keeping its buffers; reads the current file while in_file_.
     std::optional<TableScanner::Cursor> cursor_;
+    bool in_file_ = false;
   };
   Cursor OpenCursor() const { return Cursor(this); }
 

@@ -232,10 +232,15 @@ std::vector<ScanSplit> TableScanner::EvenSplits(size_t max_splits) const {
 
 absl::StatusOr<TableScanner::Cursor> TableScanner::OpenCursor(std::optional<ScanSplit> split) const {
   const ScanSplit range = split.value_or(ScanSplit{0, devices_.size(), 0});
-  if (range.first_device > devices_.size() || range.device_count > devices_.size() - range.first_device) {
+  TSREAD_RETURN_IF_ERROR(CheckSplit(range));
+  return Cursor(this, range);
+}
+
+absl::Status TableScanner::CheckSplit(const ScanSplit& split) const {
+  if (split.first_device > devices_.size() || split.device_count > devices_.size() - split.first_device) {
     return absl::InvalidArgumentError("split is outside the planned devices");
   }
-  return Cursor(this, range);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
@@ -268,6 +273,17 @@ void TableScanner::Cursor::Restart(const ScanSplit& split) {
   next_device_ = split.first_device;
   in_device_ = false;
   slice_begin_ = 0;
+}
+
+absl::Status TableScanner::Cursor::Reopen(const TableScanner& scanner, const ScanSplit& split) {
+  TSREAD_RETURN_IF_ERROR(scanner.CheckSplit(split));
+  // Always, even for the same address: a scanner (and its file) may have been destroyed and
+  // another made in its place since this cursor's last split.
+  index_reads_.ForgetFile();
+  device_reader_.ForgetFile();
+  scanner_ = &scanner;
+  Restart(split);
+  return absl::OkStatus();
 }
 
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {

@@ -122,6 +122,12 @@ class TableScanner {
     // With a memory budget: gives back what the cursor holds (before a wait; the next call of
     // Next reloads). Without one: nothing.
     void ReleaseMemory() { device_reader_.ReleaseMemory(); }
+    // Moves the cursor to `split` of `scanner` (its own or another one, e.g. the same table in
+    // the next file of a dataset), keeping its buffers: a worker that reads many splits then
+    // allocates, and page-faults, its chunk and page buffers once instead of once per split.
+    // `scanner` must outlive the cursor's use of the split. InvalidArgument for a split outside
+    // its plan.
+    absl::Status Reopen(const TableScanner& scanner, const ScanSplit& split);
 
    private:
     friend class TableScanner;
@@ -166,6 +172,8 @@ class TableScanner {
   // A cursor for Restart() onto splits, keeping its buffers across them.
   Cursor NewCursor() const { return Cursor(this, ScanSplit{}); }
   absl::Status PlanDevices();
+  // InvalidArgument unless `split` lies inside the planned devices.
+  absl::Status CheckSplit(const ScanSplit& split) const;
   // Whether the scan reads `series`: the time column and the projected FIELD columns.
   bool IsProjected(const TimeseriesMetadata& series) const;
   // Every planned device's DeviceSize, computed on first use.
