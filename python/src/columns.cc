@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 namespace py = pybind11;
@@ -17,6 +18,27 @@ py::dict ColumnHead(const ProjectedColumn& column) {
   return out;
 }
 
+namespace {
+
+template <typename T>
+py::array NarrowCodes(Buffer& codes) {
+  const size_t rows = codes.size() / sizeof(int32_t);
+  const auto* from = reinterpret_cast<const int32_t*>(codes.data());
+  auto* to = reinterpret_cast<T*>(codes.data());
+  // Front to back: code i is written over bytes of codes <= i that were already read.
+  for (size_t i = 0; i < rows; ++i) to[i] = static_cast<T>(from[i]);
+  codes.SetSize(rows * sizeof(T));
+  return codes.Release(py::dtype::of<T>());
+}
+
+}  // namespace
+
+py::array ReleaseTagCodes(Buffer& codes, size_t categories) {
+  if (categories < 127) return NarrowCodes<int8_t>(codes);
+  if (categories < 32767) return NarrowCodes<int16_t>(codes);
+  return codes.Release(py::dtype::of<int32_t>());
+}
+
 py::array NoneArray(size_t rows) {
   return py::module_::import("numpy").attr("full")(rows, py::none(), py::arg("dtype") = "object");
 }
@@ -29,6 +51,18 @@ Collector::Collector(std::vector<ProjectedColumn> projection, ConvertOptions opt
     c.meta = projection_[j];
     c.keep_mask = KeepsMask(c.meta, options_);
   }
+}
+
+bool Collector::Reserve(size_t rows) {
+  if (rows > SIZE_MAX / sizeof(int64_t)) return false;
+  if (!times_.Reserve(rows * sizeof(int64_t))) return false;
+  for (Column& column : columns_) {
+    size_t width = 0;
+    if (column.meta.category == ColumnCategory::kTag) width = sizeof(int32_t);
+    if (column.meta.category == ColumnCategory::kField) width = WidthOf(column.meta.data_type);
+    if (width > 0 && !column.values.Reserve(rows * width)) return false;  // 0: binary values
+  }
+  return true;
 }
 
 absl::Status Collector::Append(const TableBatch& batch) {
@@ -105,7 +139,7 @@ py::dict Collector::FinishColumn(Column& column) {
   py::dict out = ColumnHead(meta);
   if (meta.category == ColumnCategory::kTag) {
     out["kind"] = "tag";
-    out["values"] = column.values.Release(py::dtype::of<int32_t>());
+    out["values"] = ReleaseTagCodes(column.values, column.categories.size());
     py::list categories;
     for (const std::string& c : column.categories) {
       categories.append(py::reinterpret_steal<py::object>(DecodeValue(c.data(), c.size(), false)));

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <atomic>
 #include <stdexcept>
 #include <map>
@@ -371,8 +372,13 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
   return out;
 }
 
+// A rows hint beyond this many rows per byte of the file is not believed (the densest real
+// encodings hold a few dozen): the columns then grow as rows come instead.
+constexpr uint64_t kMaxHintedRowsPerFileByte = 64;
+
 // Executes one serialized split (in a Dask worker): SplitReader::Open, then its rows.
-py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns) {
+// `rows_hint`: the rows the split's metadata announced when it was planned (0: unknown).
+py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, uint64_t rows_hint) {
   const std::string bytes = serialized;
   absl::StatusOr<std::unique_ptr<SplitReader>> reader;
   absl::Status status;
@@ -382,7 +388,14 @@ py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns) {
     reader = SplitReader::Open(bytes);
     if (reader.ok()) {
       collector.emplace((*reader)->projection(), ConvertOptions{.float_nan = float_nan, .time_ns = time_ns});
-      status = (*reader)->Scan([&](const TableBatch& batch) { return collector->Append(batch); });
+      const uint64_t file_size = (*reader)->scanner().dataset().files()[0].size;
+      const uint64_t believed = file_size > UINT64_MAX / kMaxHintedRowsPerFileByte ? UINT64_MAX
+                                                                                   : file_size * kMaxHintedRowsPerFileByte;
+      if (!collector->Reserve(static_cast<size_t>(std::min({rows_hint, believed, uint64_t{SIZE_MAX}})))) {
+        status = OutOfMemory();
+      } else {
+        status = (*reader)->Scan([&](const TableBatch& batch) { return collector->Append(batch); });
+      }
     }
   }
   Check(reader.status());
@@ -515,6 +528,6 @@ PYBIND11_MODULE(_tsread, m) {
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
       py::arg("split_bytes"));
-  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"));
+  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0);
   m.def("read_tree", &ReadTree, py::arg("dataset"));
 }

@@ -328,7 +328,7 @@ py::list PlannedRead::Finish() {
     if (meta.category == ColumnCategory::kTag) {
       c["kind"] = "tag";
       column.values.SetSize(rows_ * sizeof(int32_t));
-      c["values"] = column.values.Release(py::dtype::of<int32_t>());
+      c["values"] = ReleaseTagCodes(column.values, column.categories.size());
       py::list categories;
       for (const std::string& value : column.categories) {
         categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));

@@ -120,3 +120,20 @@ def test_start_end_prune_partitions(client, time_sliced):
     full["time"] = full["time"].astype("int64")  # an index of plain int64 ms
     want = full[(full["time"] >= start) & (full["time"] <= end)].set_index("time").sort_index(kind="stable")
     pd.testing.assert_frame_equal(_objects(ddf.compute()), _objects(want))
+
+
+@pytest.mark.parametrize("hint", ["none", "half", "exact", "double", "absurd"])
+def test_rows_hint_is_only_a_hint(comp_glob, hint):
+    """A partition sizes its columns from the rows its split announced; fewer, more or absurdly many
+    announced rows read the same values (an absurd hint is capped by the file's size)."""
+    from tsread import _tsread
+
+    for split, rows in [(s[0], s[2]) for s in tsread.dask._plan(comp_glob, None, None, None, None, None, 4096)[1]]:
+        given = {"none": 0, "half": rows // 2, "exact": rows, "double": 2 * rows, "absurd": 1 << 62}[hint]
+        want = _tsread.read_split(split, float_nan=True, time_ns=True)
+        got = _tsread.read_split(split, float_nan=True, time_ns=True, rows_hint=given)
+        assert [c["name"] for c in got] == [c["name"] for c in want]
+        for g, w in zip(got, want):
+            assert g["values"].dtype == w["values"].dtype
+            np.testing.assert_array_equal(g["values"], w["values"])
+            assert ("mask" in g) == ("mask" in w)

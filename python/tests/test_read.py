@@ -250,3 +250,16 @@ def test_planned_read_of_many_files(tmp_path, threads):
     t = tsread.read_table(path, columns=[], time_as="int")["time"]
     kwargs = {"start": int(t.quantile(0.4)), "end": int(t.quantile(0.9)), "nullable": "always"}
     pd.testing.assert_frame_equal(tsread.read_table(path, threads=threads, **kwargs), _batches_read(path, **kwargs))
+
+
+@pytest.mark.parametrize("devices", [3, 200])
+def test_tag_codes_have_pandas_own_width(tmp_path, devices):
+    """TAG codes come as pandas itself would store them for that many categories (int8 below 127,
+    int16 below 32767): wider codes make pandas convert them in every groupby."""
+    path = generate_dataset(tmp_path / "d", "--files", 2, "--devices", devices, "--rows", 50)
+    for df in [tsread.read_table(path), *tsread.iter_batches(path, batch_rows=64)]:
+        for tag in ("region", "device"):
+            codes = df[tag].cat.codes
+            canonical = pd.Categorical.from_codes(codes.to_numpy(dtype=np.int64), dtype=df[tag].dtype).codes
+            assert codes.dtype == canonical.dtype, tag
+    assert tsread.read_table(path)["device"].cat.codes.dtype == (np.int8 if devices < 127 else np.int16)

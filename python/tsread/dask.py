@@ -27,7 +27,9 @@ def _with_time_index(frame, time_as):
 
 
 def _read_split(split, options, index):
-    columns = _tsread.read_split(split, float_nan=not options["nullable_float"], time_ns=options["time_as"] == "datetime")
+    split_bytes, rows = split  # rows: what the metadata announced, so the columns are sized once
+    columns = _tsread.read_split(split_bytes, float_nan=not options["nullable_float"],
+                                 time_ns=options["time_as"] == "datetime", rows_hint=rows)
     frame = _frame.to_frame(columns, options)
     return _with_time_index(frame, options["time_as"]) if index == "time" else frame
 
@@ -105,5 +107,5 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     if not kept:
         return dd.from_pandas(meta, npartitions=1)
     divisions = _divisions(_bounds(kept, start_ms, end_ms), options["time_as"]) if index == "time" else None
-    return dd.from_map(_read_split, [s[0] for s in kept], args=[options, index], meta=meta, divisions=divisions,
+    return dd.from_map(_read_split, [(s[0], s[2]) for s in kept], args=[options, index], meta=meta, divisions=divisions,
                        label="read-tsfile", enforce_metadata=False)

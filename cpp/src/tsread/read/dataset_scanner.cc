@@ -102,11 +102,13 @@ absl::StatusOr<bool> DatasetScanner::MayHaveRowsInRange(const TsFileReader& read
   if (range.start == TimeRange().start && range.end == TimeRange().end) return true;
   if (reader.metadata().FindIndex(options_.table) == nullptr) return false;
   TSREAD_ASSIGN_OR_RETURN(DeviceIterator it, reader.Devices(options_.table));
+  ReadAhead index_reads;  // the devices' metadata, in index order
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(const DeviceEntry* entry, it.Next());
     if (entry == nullptr) return false;
     // The aligned time column "" sorts first in the device's measurement index.
-    TSREAD_ASSIGN_OR_RETURN(std::optional<TimeseriesMetadata> time, reader.FindTimeseries(entry->location, ""));
+    TSREAD_ASSIGN_OR_RETURN(std::optional<TimeseriesMetadata> time,
+                            reader.FindTimeseries(entry->location, "", &index_reads));
     if (!time.has_value() || range.Overlaps(time->statistics)) return true;
   }
 }
