@@ -3,7 +3,10 @@
 # extension"): the issue's aggregate over ../shared/bench/table_large.tsfile through read_tsfile,
 # through read_parquet on the same rows as Parquet (snappy, written by DuckDB from a `tsread cat` CSV
 # dump) and through a native DuckDB table, with 1 then 2 threads, and a `tags` query for one device
-# of the 1000, and read_tsfile with tags_as_enum := true (TAG columns as ENUM codes) — all in one
+# of the 1000, and read_tsfile with tags_as_enum := true (TAG columns as ENUM codes); and two lower
+# bounds: the aggregate over an uncompressed in-memory table of the same rows (flat vectors handed
+# over at no cost: what any source that, like a stable-C-API table function, emits flat VARCHAR
+# vectors must at least take) and over the same table with the tags as ENUMs — all in one
 # DuckDB process (tsread_sql --timer), each query REPS times (default 7);
 # prints the median of each. Run it on a quiet machine:
 #   flock /tmp/tsread-build.lock /work/quiet.sh tools/bench_duckdb.sh
@@ -40,12 +43,22 @@ declare -A from=(
   [native]="native"
   [read_tsfile_tags]="read_tsfile('$tsfile', tags := MAP {'device': ['dev_007']})"
   [read_tsfile_enum]="read_tsfile('$tsfile', tags_as_enum := true)"
+  [bound_flat]="raw"
+  [bound_enum]="raw_enum"
 )
-order=(read_tsfile read_tsfile_enum read_parquet native read_tsfile_tags)
+order=(read_tsfile read_tsfile_enum read_parquet native read_tsfile_tags bound_flat bound_enum)
 
-# One process: load the native table, then per thread count every query REPS times, interleaved.
-statements=("CREATE TABLE native AS SELECT * FROM read_parquet('$parquet')")
-labels=(load)
+# One process: load the native table (DuckDB's default compression) and the two uncompressed
+# bound tables, then per thread count every query REPS times, interleaved.
+statements=("CREATE TABLE native AS SELECT * FROM read_parquet('$parquet')"
+  "SET force_compression = 'uncompressed'"
+  "CREATE TABLE raw AS SELECT * FROM native"
+  "CREATE TYPE region_enum AS ENUM (SELECT DISTINCT region FROM raw ORDER BY region)"
+  "CREATE TYPE device_enum AS ENUM (SELECT DISTINCT device FROM raw ORDER BY device)"
+  "CREATE TABLE raw_enum AS SELECT time, region::region_enum AS region, device::device_enum AS device, s_int64,
+     s_double, s_float, s_int32, s_bool FROM raw"
+  "SET force_compression = 'auto'")
+labels=(load set load load load load set)
 for threads in 1 2; do
   statements+=("SET threads = $threads")
   labels+=(set)
@@ -83,5 +96,8 @@ echo "read_parquet / read_tsfile, 1 thread: $(ratio "${ms[1:read_parquet]}" "${m
 echo "native / read_tsfile, 1 thread: $(ratio "${ms[1:native]}" "${ms[1:read_tsfile]}")x (target >= 1.3)"
 echo "read_parquet / read_tsfile with tags_as_enum, 1 thread: $(ratio "${ms[1:read_parquet]}" "${ms[1:read_tsfile_enum]}")x"
 echo "native / read_tsfile with tags_as_enum, 1 thread: $(ratio "${ms[1:native]}" "${ms[1:read_tsfile_enum]}")x"
+echo "lower bounds, 1 thread: flat VARCHAR vectors ${ms[1:bound_flat]} ms, ENUM vectors ${ms[1:bound_enum]} ms;" \
+  "2x read_parquet needs <= $(awk -v a="${ms[1:read_parquet]}" 'BEGIN {printf "%.1f", a / 2}') ms," \
+  "1.3x native <= $(awk -v a="${ms[1:native]}" 'BEGIN {printf "%.1f", a / 1.3}') ms"
 echo "read_tsfile 1 -> 2 threads: $(ratio "${ms[1:read_tsfile]}" "${ms[2:read_tsfile]}")x (target >= 1.7)"
 echo "tags query / full scan, 1 thread: $(awk -v a="${ms[1:read_tsfile_tags]}" -v b="${ms[1:read_tsfile]}" 'BEGIN {printf "%.1f", 100 * a / b}')% (target < 5%)"
