@@ -161,6 +161,73 @@ TEST(TableScannerTest, OneCursorReopenedAcrossFilesReadsEachFilesRows) {
   }
 }
 
+// A dataset scans its files in turn with one Workspace: every scan reuses the cursors and batch
+// buffers of the one before, whatever the file, projection, thread count and delivery.
+TEST(TableScannerTest, OneWorkspaceAcrossScannersGivesEachScannersRows) {
+  // Fixtures with different projections: TAG and FIELD columns in different places and types.
+  const std::vector<std::pair<std::string, std::string>> fixtures = {
+      {"table_alltypes", "t_all"}, {"table_wide", "t_wide"}, {"table_comp_LZ4", "t_comp"}, {"table_many_devices", "t_many"}};
+  TableScanner::Workspace workspace;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& [stem, table] : fixtures) {
+      for (int threads : {1, 2, 3}) {
+        for (bool ordered : {true, false}) {
+          SCOPED_TRACE(absl::StrCat(stem, ".", table, " threads=", threads, " ordered=", ordered));
+          std::unique_ptr<TsFileReader> reader = Open(stem);
+          ASSERT_NE(reader, nullptr);
+          ScanOptions options;
+          options.table = table;
+          options.num_threads = threads;
+          options.ordered = ordered;
+          if (round == 1) options.batch_size = 7;
+          std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
+          std::vector<std::vector<std::string>> per_worker(threads);
+          ASSERT_TRUE(scanner
+                          ->Scan(
+                              [&](int worker, const TableBatch& batch) {
+                                for (size_t i = 0; i < batch.num_rows(); ++i) {
+                                  per_worker[worker].push_back(RowKey(scanner->projection(), batch, i));
+                                }
+                                return absl::OkStatus();
+                              },
+                              workspace)
+                          .ok());
+          std::vector<std::string> rows;
+          for (auto& w : per_worker) rows.insert(rows.end(), w.begin(), w.end());
+          std::vector<std::string> expected = RowsOfTableReader(*reader, table);
+          if (!ordered) {
+            std::sort(rows.begin(), rows.end());
+            std::sort(expected.begin(), expected.end());
+          }
+          EXPECT_EQ(rows, expected);
+        }
+      }
+    }
+  }
+}
+
+// Ordered scans give their delivered batch buffers back to the workspace; scan after scan, the
+// workspace keeps no more of them than one scan has in flight (it once kept every fresh group).
+TEST(TableScannerTest, WorkspaceKeepsABoundedNumberOfBatchGroups) {
+  std::unique_ptr<TsFileReader> reader = Open("table_many_devices");
+  ASSERT_NE(reader, nullptr);
+  ScanOptions options;
+  options.table = "t_many";
+  options.num_threads = 2;
+  options.batch_size = 3;  // many small batches: many groups per scan
+  std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
+  TableScanner::Workspace workspace;
+  size_t most = 0;
+  for (int scan = 0; scan < 30; ++scan) {
+    ASSERT_TRUE(scanner->Scan([](int, const TableBatch&) { return absl::OkStatus(); }, workspace).ok());
+    most = std::max(most, workspace.kept_batch_groups());
+  }
+  // What one scan has in flight in steady state: window (threads + 1) splits x 2 queued groups,
+  // plus each thread's own two.
+  EXPECT_GT(most, 0u);
+  EXPECT_LE(most, 10u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest, ::testing::ValuesIn(testing::TableCsvFixtures()),
                          [](const auto& info) { return info.param.first + "_" + info.param.second; });
 

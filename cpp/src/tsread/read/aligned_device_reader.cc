@@ -227,7 +227,12 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   TSREAD_RETURN_IF_ERROR(DecodeTimePage(time_chunk_.header, time_page, rows, *limits_, time_scratch_, times));
   for (size_t j = 0; j < columns.size(); ++j) {
     ColumnVector& column = columns[j];
-    if (!(*columns_)[j].stored) continue;
+    if (!(*columns_)[j].stored) {
+      // A TAG/ATTRIBUTE placeholder stays empty; a reused cursor (another scan's projection) may
+      // hold values here.
+      if (column.size() != 0) column.Clear();
+      continue;
+    }
     if (!value_chunks_[j].has_value()) {
       column.Resize(rows);
       column.SetAllNull();

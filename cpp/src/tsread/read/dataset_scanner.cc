@@ -166,7 +166,7 @@ absl::Status DatasetScanner::Scan(const Consumer& consume) const {
 }
 
 absl::Status DatasetScanner::ScanOrdered(const Consumer& consume) const {
-  std::optional<TableScanner::Cursor> cursor;  // one thread: reused across files
+  TableScanner::Workspace workspace;  // every file's scan reuses the buffers of the one before
   for (size_t f = 0; f < dataset_->files().size(); ++f) {
     absl::StatusOr<std::optional<FileScan>> plan = PlanFile(f, options_.num_threads);
     if (!plan.ok()) {
@@ -180,12 +180,7 @@ absl::Status DatasetScanner::ScanOrdered(const Consumer& consume) const {
       consumer_failed = !s.ok();
       return s;
     };
-    const TableScanner& scanner = *(*plan)->scanner;
-    absl::Status status =
-        options_.num_threads == 1
-            ? ScanSplitWithCursor(scanner, ScanSplit{0, scanner.device_count(), 0}, cursor,
-                                  [&](const TableBatch& batch) { return consume_file(0, batch); })
-            : scanner.Scan(consume_file);
+    absl::Status status = (*plan)->scanner->Scan(consume_file, workspace);
     if (status.ok()) continue;
     if (consumer_failed) return status;
     TSREAD_RETURN_IF_ERROR(FileFailed(f, status));

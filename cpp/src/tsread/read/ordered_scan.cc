@@ -55,14 +55,18 @@ void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
 
 class TableScanner::OrderedScan {
  public:
-  OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, const TableBatch&)>& consume)
-      : scanner_(scanner), consume_(consume),
+  // `cursors`: one per thread (the calling thread's first); `batch_groups`: spare batch buffers,
+  // taken for the scan and given back (with the ones it made) at its end.
+  OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, const TableBatch&)>& consume,
+              const std::vector<Cursor*>& cursors, std::vector<BatchGroup>& batch_groups)
+      : scanner_(scanner), consume_(consume), cursors_(cursors), kept_groups_(batch_groups),
         splits_(scanner.EvenSplits(static_cast<size_t>(scanner.options_.num_threads) * kSplitsPerThread)),
-        window_(static_cast<size_t>(scanner.options_.num_threads) + 1), state_(splits_.size()) {}
+        window_(static_cast<size_t>(scanner.options_.num_threads) + 1), state_(splits_.size()),
+        delivered_(std::move(batch_groups)) {}
 
   absl::Status Run() {
     std::vector<std::thread> pool;
-    for (int w = 1; w < scanner_.options_.num_threads; ++w) pool.emplace_back([this] { WorkerLoop(); });
+    for (int w = 1; w < scanner_.options_.num_threads; ++w) pool.emplace_back([this, w] { WorkerLoop(w); });
     absl::Status result = CallerLoop();
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -70,6 +74,12 @@ class TableScanner::OrderedScan {
       room_.notify_all();
     }
     for (std::thread& t : pool) t.join();
+    // Keep what a scan has in flight in steady state (the window's queues and each thread's group
+    // and spare); the calling thread may have queued a whole split ahead, more than the next scan
+    // needs.
+    const size_t threads = static_cast<size_t>(scanner_.options_.num_threads);
+    if (delivered_.size() > window_ * kMaxGroups + 2 * threads) delivered_.resize(window_ * kMaxGroups + 2 * threads);
+    kept_groups_ = std::move(delivered_);
     return result;
   }
 
@@ -82,7 +92,7 @@ class TableScanner::OrderedScan {
 
   // Per decoding thread: its cursor and batch buffers.
   struct Decoder {
-    Cursor cursor;
+    Cursor& cursor;
     BatchGroup group;  // being filled
     BatchGroup spare;  // delivered batches whose buffers the cursor takes next
   };
@@ -145,6 +155,12 @@ class TableScanner::OrderedScan {
           continue;
         }
       }
+      if (d.spare.empty()) {
+        // Reuse a delivered group's buffers rather than starting fresh batches: the groups a scan
+        // circulates then stay as many as it has in flight, also across the scans of a Workspace.
+        std::lock_guard<std::mutex> lock(mutex_);
+        TakeSpareLocked(d);
+      }
       TakeBatch(*batch, d.group, d.spare);
       if (d.group.size() == kBatchesPerGroup && !Publish(d, s, on_caller)) return stopped;
     }
@@ -190,7 +206,7 @@ class TableScanner::OrderedScan {
   }
 
   absl::Status CallerLoop() {
-    Decoder d{scanner_.NewCursor(), {}, {}};
+    Decoder d{*cursors_[0], {}, {}};
     while (true) {
       TSREAD_RETURN_IF_ERROR(DeliverReady());
       std::unique_lock<std::mutex> lock(mutex_);
@@ -211,8 +227,8 @@ class TableScanner::OrderedScan {
     }
   }
 
-  void WorkerLoop() {
-    Decoder d{scanner_.NewCursor(), {}, {}};
+  void WorkerLoop(int worker) {
+    Decoder d{*cursors_[static_cast<size_t>(worker)], {}, {}};
     while (true) {
       size_t s;
       d.cursor.ReleaseMemory();  // before waiting for a split (memory_budget.h)
@@ -233,6 +249,8 @@ class TableScanner::OrderedScan {
 
   const TableScanner& scanner_;
   const std::function<absl::Status(int, const TableBatch&)>& consume_;
+  const std::vector<Cursor*>& cursors_;
+  std::vector<BatchGroup>& kept_groups_;
   const std::vector<ScanSplit> splits_;
   const size_t window_;
 
@@ -240,15 +258,17 @@ class TableScanner::OrderedScan {
   std::condition_variable ready_;  // the calling thread waits: a group or a split end arrived
   std::condition_variable room_;   // pool workers wait: the window moved, a queue shrank, or stop
   std::vector<SplitState> state_;
-  std::vector<BatchGroup> delivered_;  // groups whose buffers the decoders reuse
+  std::vector<BatchGroup> delivered_;  // groups whose buffers the decoders reuse (from kept_groups_ at first)
   size_t next_to_claim_ = 0;
   size_t delivering_ = 0;
   bool stop_ = false;
   absl::Status final_error_;  // calling thread only
 };
 
-absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
-  OrderedScan scan(*this, consume);
+absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                                       const std::vector<Cursor*>& cursors,
+                                       std::vector<std::vector<TableBatch>>& batch_groups) const {
+  OrderedScan scan(*this, consume, cursors, batch_groups);
   return scan.Run();
 }
 

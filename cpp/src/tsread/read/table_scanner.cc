@@ -280,13 +280,17 @@ void TableScanner::Cursor::Restart(const ScanSplit& split) {
 
 absl::Status TableScanner::Cursor::Reopen(const TableScanner& scanner, const ScanSplit& split) {
   TSREAD_RETURN_IF_ERROR(scanner.CheckSplit(split));
+  MoveTo(scanner);
+  Restart(split);
+  return absl::OkStatus();
+}
+
+void TableScanner::Cursor::MoveTo(const TableScanner& scanner) {
   // Always, even for the same address: a scanner (and its file) may have been destroyed and
   // another made in its place since this cursor's last split.
   index_reads_.ForgetFile();
   device_reader_.ForgetFile();
   scanner_ = &scanner;
-  Restart(split);
-  return absl::OkStatus();
 }
 
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
@@ -334,15 +338,38 @@ absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
 }
 
 absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
-  if (options_.num_threads == 1) {
-    ScanSplit all{0, devices_.size(), 0};
-    return ScanSplitRows(all, [&](const TableBatch& batch) { return consume(0, batch); });
-  }
-  return options_.ordered ? ScanOrdered(consume) : ScanUnordered(consume);
+  Workspace workspace;
+  return Scan(consume, workspace);
 }
 
-absl::Status TableScanner::ScanUnordered(
-    const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                                Workspace& workspace) const {
+  const std::vector<Cursor*> cursors = WorkspaceCursors(workspace, options_.num_threads);
+  if (options_.num_threads == 1) {
+    cursors[0]->Restart(ScanSplit{0, devices_.size(), 0});
+    return cursors[0]->ForEachBatch([&](const TableBatch& batch) { return consume(0, batch); });
+  }
+  return options_.ordered ? ScanOrdered(consume, cursors, workspace.batch_groups_) : ScanUnordered(consume, cursors);
+}
+
+std::vector<TableScanner::Cursor*> TableScanner::WorkspaceCursors(Workspace& workspace, int threads) const {
+  std::vector<std::optional<Cursor>>& kept = workspace.cursors_;
+  if (kept.size() < static_cast<size_t>(threads)) kept.resize(static_cast<size_t>(threads));
+  std::vector<Cursor*> cursors;
+  for (int t = 0; t < threads; ++t) {
+    std::optional<Cursor>& cursor = kept[static_cast<size_t>(t)];
+    if (cursor.has_value()) {
+      cursor->MoveTo(*this);
+    } else {
+      cursor.emplace(NewCursor());
+    }
+    cursors.push_back(&*cursor);
+  }
+  return cursors;
+}
+
+absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                                         const std::vector<Cursor*>& cursors) const {
   const int threads = options_.num_threads;
   // Several splits per worker so that uneven devices still balance; workers take the next
   // split as they finish one.
@@ -352,7 +379,7 @@ absl::Status TableScanner::ScanUnordered(
   std::mutex error_mutex;
   absl::Status first_error;
   auto work = [&](int worker) {
-    Cursor cursor = NewCursor();
+    Cursor& cursor = *cursors[static_cast<size_t>(worker)];
     while (!failed.load(std::memory_order_relaxed)) {
       const size_t s = next_split.fetch_add(1);
       if (s >= splits.size()) return;

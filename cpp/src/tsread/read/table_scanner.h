@@ -137,6 +137,8 @@ class TableScanner {
     // Moves the cursor to another split of the same scanner, keeping its buffers (a worker reads
     // many splits with one cursor, so its page buffers are allocated once).
     void Restart(const ScanSplit& split);
+    // Points the cursor at `scanner` (its windows forget the old file); Restart() follows.
+    void MoveTo(const TableScanner& scanner);
     absl::Status StartDevice(const PlannedDevice& device);
     TableBatch* NextSlice(size_t limit);
     const TableScanner* scanner_;
@@ -155,6 +157,24 @@ class TableScanner {
   };
   // The scanner must outlive the cursor. InvalidArgument for a split outside the plan.
   absl::StatusOr<Cursor> OpenCursor(std::optional<ScanSplit> split = std::nullopt) const;
+
+  // What a caller that scans many scanners in turn (the files of a dataset) keeps from one Scan to
+  // the next: every decoding thread's cursor and the ordered scan's batch buffers. A scan then
+  // reuses the previous scan's memory instead of allocating, and page-faulting, its own. The
+  // scanners may differ in file, projection and thread count; one scan at a time.
+  class Workspace {
+   public:
+    // Batch groups kept for the next ordered scan (bounded by what one scan has in flight).
+    size_t kept_batch_groups() const { return batch_groups_.size(); }
+
+   private:
+    friend class TableScanner;
+    std::vector<std::optional<Cursor>> cursors_;             // one per decoding thread
+    std::vector<std::vector<TableBatch>> batch_groups_;  // delivered batch groups of ordered scans
+  };
+  // Scan() with `workspace`'s buffers; afterwards they are the workspace's again.
+  absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                    Workspace& workspace) const;
 
  private:
   // Bytes of a device's projected chunks and its rows, from its series metadata.
@@ -181,8 +201,13 @@ class TableScanner {
   absl::Status ComputeDeviceSizes() const;
   // Adds a device's rows and time range to the split's.
   static void AddDeviceRows(const DeviceSize& size, ScanSplit& split);
-  absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
-  absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
+  // The workspace's cursors for `threads` decoding threads, moved onto this scanner (made on first
+  // use); each is Restart()ed onto its splits.
+  std::vector<Cursor*> WorkspaceCursors(Workspace& workspace, int threads) const;
+  absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                             const std::vector<Cursor*>& cursors) const;
+  absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+                           const std::vector<Cursor*>& cursors, std::vector<std::vector<TableBatch>>& batch_groups) const;
 
   const TsFileReader* reader_;
   ScanOptions options_;
