@@ -223,10 +223,10 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
   return absl::OkStatus();
 }
 
-absl::Status PlannedRead::ReadPiece(Piece& piece) {
+absl::Status PlannedRead::ReadPiece(Piece& piece, std::optional<TableScanner::Cursor>& cursor) {
   TSREAD_ASSIGN_OR_RETURN(const TableScanner* scanner, AcquireFile(*piece.file));
   bool consumer_failed = false;
-  absl::Status status = scanner->ScanSplitRows(piece.split, [&](const TableBatch& batch) {
+  absl::Status status = scanner->ScanSplitRows(piece.split, cursor, [&](const TableBatch& batch) {
     absl::Status s = AppendBatch(piece, batch);
     consumer_failed = !s.ok();
     return s;
@@ -236,21 +236,21 @@ absl::Status PlannedRead::ReadPiece(Piece& piece) {
   return WithFileName(status, scanner_->dataset().files()[piece.file->index].path);
 }
 
-absl::Status PlannedRead::ParallelFor(size_t n, const std::function<absl::Status(size_t)>& fn) {
+absl::Status PlannedRead::ParallelFor(size_t n, const std::function<absl::Status(size_t, int)>& fn) {
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::vector<absl::Status> statuses(n);
-  auto work = [&] {
+  auto work = [&](int thread) {
     for (size_t i = next++; i < n && !failed; i = next++) {
-      statuses[i] = fn(i);
+      statuses[i] = fn(i, thread);
       if (!statuses[i].ok()) failed = true;
     }
   };
   const size_t helpers = std::min(n, static_cast<size_t>(threads_)) - (n > 0 ? 1 : 0);
   std::vector<std::thread> threads;
   threads.reserve(helpers);
-  for (size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
-  work();
+  for (size_t t = 0; t < helpers; ++t) threads.emplace_back(work, static_cast<int>(t) + 1);
+  work(0);
   for (std::thread& t : threads) t.join();
   for (const absl::Status& s : statuses) {
     if (!s.ok()) return s;
@@ -259,12 +259,16 @@ absl::Status PlannedRead::ParallelFor(size_t n, const std::function<absl::Status
 }
 
 absl::StatusOr<bool> PlannedRead::Run() {
-  absl::Status status = ParallelFor(pieces_.size(), [&](size_t p) { return ReadPiece(*pieces_[p]); });
+  // One cursor per thread for all its pieces: its buffers are allocated (and faulted in) once.
+  std::vector<std::optional<TableScanner::Cursor>> cursors(static_cast<size_t>(threads_));
+  absl::Status status = ParallelFor(pieces_.size(), [&](size_t p, int thread) {
+    return ReadPiece(*pieces_[p], cursors[static_cast<size_t>(thread)]);
+  });
   if (overflowed_) return false;
   TSREAD_RETURN_IF_ERROR(status);
   Seal();
   // TAG codes made global where a piece's local codes differ (in parallel: a pass over rows).
-  TSREAD_RETURN_IF_ERROR(ParallelFor(pieces_.size(), [&](size_t p) {
+  TSREAD_RETURN_IF_ERROR(ParallelFor(pieces_.size(), [&](size_t p, int) {
     Piece& piece = *pieces_[p];
     for (size_t j = 0; j < columns_.size(); ++j) {
       const std::vector<int32_t>& global = piece.tag_global[j];

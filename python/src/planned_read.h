@@ -59,8 +59,8 @@ class PlannedRead {
 
   PlannedRead(const DatasetScanner& scanner, ConvertOptions options, int threads);
 
-  // Reads piece `p` into its slices.
-  absl::Status ReadPiece(Piece& piece);
+  // Reads piece `p` into its slices through the thread's `cursor` (kept for all its pieces).
+  absl::Status ReadPiece(Piece& piece, std::optional<TableScanner::Cursor>& cursor);
   absl::Status AppendBatch(Piece& piece, const TableBatch& batch);
   // Populates every column's slice of the piece ahead of rows [.., `rows`).
   void PopulatePiece(Piece& piece, size_t rows);
@@ -71,9 +71,9 @@ class PlannedRead {
   void Seal();
   // Closes the gaps between slices left short (a time range); sets rows_.
   void Compact();
-  // Runs fn(i) for i in [0, n) on the threads; stops handing out work once one fails; the
-  // failure of the lowest i is returned.
-  absl::Status ParallelFor(size_t n, const std::function<absl::Status(size_t)>& fn);
+  // Runs fn(i, thread) for i in [0, n) on the threads (thread in [0, threads_), 0 = the calling
+  // one); stops handing out work once one fails; the failure of the lowest i is returned.
+  absl::Status ParallelFor(size_t n, const std::function<absl::Status(size_t, int)>& fn);
 
   const DatasetScanner* scanner_;
   ConvertOptions options_;

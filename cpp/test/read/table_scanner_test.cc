@@ -39,12 +39,15 @@ std::vector<std::string> RowsOfTableReader(const TsFileReader& reader, const std
   return rows;
 }
 
-std::vector<std::string> RowsOfScan(const TableScanner& scanner, int threads) {
+// Every worker's rows, worker after worker; with `workspace`, scanned with its buffers.
+std::vector<std::string> RowsOfScan(const TableScanner& scanner, int threads,
+                                    TableScanner::Workspace* workspace = nullptr) {
   std::vector<std::vector<std::string>> per_worker(threads);
-  absl::Status s = scanner.Scan([&](int worker, const TableBatch& batch) {
+  auto consume = [&](int worker, const TableBatch& batch) {
     for (size_t i = 0; i < batch.num_rows(); ++i) per_worker[worker].push_back(RowKey(scanner.projection(), batch, i));
     return absl::OkStatus();
-  });
+  };
+  absl::Status s = workspace != nullptr ? scanner.Scan(consume, *workspace) : scanner.Scan(consume);
   EXPECT_TRUE(s.ok()) << s;
   std::vector<std::string> rows;
   for (auto& w : per_worker) rows.insert(rows.end(), w.begin(), w.end());
@@ -181,19 +184,7 @@ TEST(TableScannerTest, OneWorkspaceAcrossScannersGivesEachScannersRows) {
           options.ordered = ordered;
           if (round == 1) options.batch_size = 7;
           std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
-          std::vector<std::vector<std::string>> per_worker(threads);
-          ASSERT_TRUE(scanner
-                          ->Scan(
-                              [&](int worker, const TableBatch& batch) {
-                                for (size_t i = 0; i < batch.num_rows(); ++i) {
-                                  per_worker[worker].push_back(RowKey(scanner->projection(), batch, i));
-                                }
-                                return absl::OkStatus();
-                              },
-                              workspace)
-                          .ok());
-          std::vector<std::string> rows;
-          for (auto& w : per_worker) rows.insert(rows.end(), w.begin(), w.end());
+          std::vector<std::string> rows = RowsOfScan(*scanner, threads, &workspace);
           std::vector<std::string> expected = RowsOfTableReader(*reader, table);
           if (!ordered) {
             std::sort(rows.begin(), rows.end());

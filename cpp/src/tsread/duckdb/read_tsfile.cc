@@ -348,14 +348,8 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
       local.plan = std::move(**plan);
       local.plan_file = split.file;
     }
-    if (local.cursor) {
-      if (absl::Status s = local.cursor->Reopen(*local.plan->scanner, split.devices); !s.ok()) {
-        return WithFileName(s, *local.path);
-      }
-    } else {
-      absl::StatusOr<TableScanner::Cursor> cursor = local.plan->scanner->OpenCursor(split.devices);
-      if (!cursor.ok()) return WithFileName(cursor.status(), *local.path);
-      local.cursor.emplace(std::move(*cursor));
+    if (absl::Status s = local.plan->scanner->OpenCursorInto(split.devices, local.cursor); !s.ok()) {
+      return WithFileName(s, *local.path);
     }
     local.in_split = true;
   }

@@ -23,21 +23,6 @@ bool AcceptsNull(const TagPredicate& predicate) {
 // across the workers while other files are being planned.
 constexpr size_t kSplitsPerThread = 4;
 
-// Reads `split` of `scanner` with a worker's cursor, moved onto it (made on first use): one
-// cursor's buffers then serve every split the worker reads, in every file, instead of fresh
-// (page-faulted) buffers per split.
-absl::Status ScanSplitWithCursor(const TableScanner& scanner, const ScanSplit& split,
-                                 std::optional<TableScanner::Cursor>& cursor,
-                                 const std::function<absl::Status(const TableBatch&)>& consume) {
-  if (cursor.has_value()) {
-    TSREAD_RETURN_IF_ERROR(cursor->Reopen(scanner, split));
-  } else {
-    TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor opened, scanner.OpenCursor(split));
-    cursor.emplace(std::move(opened));
-  }
-  return cursor->ForEachBatch(consume);
-}
-
 }  // namespace
 
 DatasetScanner::DatasetScanner(const Dataset& dataset, DatasetScanOptions options, TableSchema schema,
@@ -219,7 +204,8 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
   auto run = [&](int worker, const Work& work, std::optional<TableScanner::Cursor>& cursor) {
     if (work.file->failed.load()) return;
     bool consumer_failed = false;
-    absl::Status status = ScanSplitWithCursor(*work.file->scan.scanner, work.split, cursor, [&](const TableBatch& batch) {
+    // The worker's one cursor reads all its splits, in every file (no fresh buffers per split).
+    absl::Status status = work.file->scan.scanner->ScanSplitRows(work.split, cursor, [&](const TableBatch& batch) {
       if (stop.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
       absl::Status s = consume(worker, batch);
       consumer_failed = !s.ok();
@@ -343,13 +329,7 @@ absl::StatusOr<TableBatch*> DatasetScanner::Cursor::Next() {
     // keeps its buffers, not its pointers into the old file).
     file_scanner_ = std::move(plan->scanner);
     reader_ = std::move(plan->reader);
-    const ScanSplit whole{0, file_scanner_->device_count(), 0};
-    if (cursor_.has_value()) {
-      TSREAD_RETURN_IF_ERROR(cursor_->Reopen(*file_scanner_, whole));
-    } else {
-      TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, file_scanner_->OpenCursor(whole));
-      cursor_.emplace(std::move(cursor));
-    }
+    TSREAD_RETURN_IF_ERROR(file_scanner_->OpenCursorInto(ScanSplit{0, file_scanner_->device_count(), 0}, cursor_));
     in_file_ = true;
   }
 }

@@ -239,6 +239,19 @@ absl::StatusOr<TableScanner::Cursor> TableScanner::OpenCursor(std::optional<Scan
   return Cursor(this, range);
 }
 
+absl::Status TableScanner::OpenCursorInto(const ScanSplit& split, std::optional<Cursor>& cursor) const {
+  if (cursor.has_value()) return cursor->Reopen(*this, split);
+  TSREAD_ASSIGN_OR_RETURN(Cursor opened, OpenCursor(split));
+  cursor.emplace(std::move(opened));
+  return absl::OkStatus();
+}
+
+absl::Status TableScanner::ScanSplitRows(const ScanSplit& split, std::optional<Cursor>& cursor,
+                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+  TSREAD_RETURN_IF_ERROR(OpenCursorInto(split, cursor));
+  return cursor->ForEachBatch(consume);
+}
+
 absl::Status TableScanner::CheckSplit(const ScanSplit& split) const {
   if (split.first_device > devices_.size() || split.device_count > devices_.size() - split.first_device) {
     return absl::InvalidArgumentError("split is outside the planned devices");

@@ -157,6 +157,12 @@ class TableScanner {
   };
   // The scanner must outlive the cursor. InvalidArgument for a split outside the plan.
   absl::StatusOr<Cursor> OpenCursor(std::optional<ScanSplit> split = std::nullopt) const;
+  // Opens `split` in `cursor`: the cursor there is reopened (Cursor::Reopen, keeping its buffers)
+  // or, the first time, made. For a worker that reads many splits, of this scanner or of others.
+  absl::Status OpenCursorInto(const ScanSplit& split, std::optional<Cursor>& cursor) const;
+  // ScanSplitRows through the worker's `cursor` (OpenCursorInto).
+  absl::Status ScanSplitRows(const ScanSplit& split, std::optional<Cursor>& cursor,
+                             const std::function<absl::Status(const TableBatch&)>& consume) const;
 
   // What a caller that scans many scanners in turn (the files of a dataset) keeps from one Scan to
   // the next: every decoding thread's cursor and the ordered scan's batch buffers. A scan then
