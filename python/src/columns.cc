@@ -57,9 +57,7 @@ bool Collector::Reserve(size_t rows) {
   if (rows > SIZE_MAX / sizeof(int64_t)) return false;
   if (!times_.Reserve(rows * sizeof(int64_t))) return false;
   for (Column& column : columns_) {
-    size_t width = 0;
-    if (column.meta.category == ColumnCategory::kTag) width = sizeof(int32_t);
-    if (column.meta.category == ColumnCategory::kField) width = WidthOf(column.meta.data_type);
+    const size_t width = ValuesWidthOf(column.meta);
     if (width > 0 && !column.values.Reserve(rows * width)) return false;  // 0: binary values
   }
   return true;

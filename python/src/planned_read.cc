@@ -114,10 +114,8 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
   for (const ProjectedColumn& meta : projection) {
     auto column = std::make_unique<Column>();
     column->meta = meta;
-    if (meta.category == ColumnCategory::kTag) {
-      column->width = sizeof(int32_t);
-    } else if (meta.category == ColumnCategory::kField) {
-      column->width = WidthOf(meta.data_type);
+    column->width = ValuesWidthOf(meta);
+    if (meta.category == ColumnCategory::kField) {
       column->keep_mask = KeepsMask(meta, options);
       column->needs_mask = column->keep_mask || column->width == 0;
     }

@@ -59,6 +59,12 @@ size_t WidthOf(DataType type) {
   return 0;
 }
 
+size_t ValuesWidthOf(const ProjectedColumn& column) {
+  if (column.category == ColumnCategory::kTag) return sizeof(int32_t);
+  if (column.category == ColumnCategory::kField) return WidthOf(column.data_type);
+  return 0;
+}
+
 bool KeepsMask(const ProjectedColumn& column, const ConvertOptions& options) {
   const bool is_float = column.data_type == DataType::kFloat || column.data_type == DataType::kDouble;
   return column.category == ColumnCategory::kField && WidthOf(column.data_type) > 0 &&

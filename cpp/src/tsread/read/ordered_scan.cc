@@ -77,8 +77,8 @@ class TableScanner::OrderedScan {
     // Keep what a scan has in flight in steady state (the window's queues and each thread's group
     // and spare); the calling thread may have queued a whole split ahead, more than the next scan
     // needs.
-    const size_t threads = static_cast<size_t>(scanner_.options_.num_threads);
-    if (delivered_.size() > window_ * kMaxGroups + 2 * threads) delivered_.resize(window_ * kMaxGroups + 2 * threads);
+    const size_t keep = window_ * kMaxGroups + 2 * static_cast<size_t>(scanner_.options_.num_threads);
+    if (delivered_.size() > keep) delivered_.resize(keep);
     kept_groups_ = std::move(delivered_);
     return result;
   }

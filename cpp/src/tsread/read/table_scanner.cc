@@ -346,8 +346,8 @@ absl::Status TableScanner::Cursor::ForEachBatch(const std::function<absl::Status
 
 absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
                                          const std::function<absl::Status(const TableBatch&)>& consume) const {
-  TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor(split));
-  return cursor.ForEachBatch(consume);
+  std::optional<Cursor> cursor;
+  return ScanSplitRows(split, cursor, consume);
 }
 
 absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
