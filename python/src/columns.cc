@@ -55,7 +55,7 @@ Collector::Collector(std::vector<ProjectedColumn> projection, ConvertOptions opt
 
 bool Collector::Reserve(size_t rows) {
   if (rows > SIZE_MAX / sizeof(int64_t)) return false;
-  if (!times_.Reserve(rows * sizeof(int64_t))) return false;
+  if (options_.with_time && !times_.Reserve(rows * sizeof(int64_t))) return false;
   for (Column& column : columns_) {
     const size_t width = ValuesWidthOf(column.meta);
     if (width > 0 && !column.values.Reserve(rows * width)) return false;  // 0: binary values
@@ -65,11 +65,14 @@ bool Collector::Reserve(size_t rows) {
 
 absl::Status Collector::Append(const TableBatch& batch) {
   const size_t rows = batch.num_rows();
-  const size_t at = times_.size();
-  if (!times_.Resize(at + rows * sizeof(int64_t))) return OutOfMemory();
-  if (absl::Status s = CopyTimes(batch.times.data(), rows, options_.time_ns, reinterpret_cast<int64_t*>(times_.data() + at));
-      !s.ok()) {
-    return s;
+  if (options_.with_time) {
+    const size_t at = times_.size();
+    if (!times_.Resize(at + rows * sizeof(int64_t))) return OutOfMemory();
+    if (absl::Status s = CopyTimes(batch.times.data(), rows, options_.time_ns,
+                                   reinterpret_cast<int64_t*>(times_.data() + at));
+        !s.ok()) {
+      return s;
+    }
   }
   for (size_t j = 0; j < columns_.size(); ++j) {
     Column& column = columns_[j];
@@ -186,7 +189,7 @@ py::dict TimeColumn(py::object values) {
 
 py::list Collector::Finish() {
   py::list out;
-  out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
+  if (options_.with_time) out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
   for (Column& column : columns_) out.append(FinishColumn(column));
   // Ready for the next batch of rows (iter_batches reuses the collector).
   for (Column& column : columns_) {

@@ -42,7 +42,8 @@ class Collector {
   absl::Status Append(const TableBatch& batch);
 
   // The columns as a Python list of dicts {name, category, type, kind, values[, mask][, categories]},
-  // "time" first; the collector is empty afterwards. Needs the GIL.
+  // "time" first (unless ConvertOptions::with_time is false); the collector is empty afterwards.
+  // Needs the GIL.
   pybind11::list Finish();
 
  private:

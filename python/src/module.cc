@@ -378,16 +378,20 @@ constexpr uint64_t kMaxHintedRowsPerFileByte = 64;
 
 // Executes one serialized split (in a Dask worker): SplitReader::Open, then its rows.
 // `rows_hint`: the rows the split's metadata announced when it was planned (0: unknown).
-py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, uint64_t rows_hint) {
+// `columns`: only these of the split's columns (None: all); `with_time`: whether a time column
+// comes first.
+py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, uint64_t rows_hint,
+                   std::optional<std::vector<std::string>> columns, bool with_time) {
   const std::string bytes = serialized;
   absl::StatusOr<std::unique_ptr<SplitReader>> reader;
   absl::Status status;
   std::optional<Collector> collector;
   {
     py::gil_scoped_release nogil;
-    reader = SplitReader::Open(bytes);
+    reader = SplitReader::Open(bytes, 0, {}, std::move(columns));
     if (reader.ok()) {
-      collector.emplace((*reader)->projection(), ConvertOptions{.float_nan = float_nan, .time_ns = time_ns});
+      collector.emplace((*reader)->projection(),
+                        ConvertOptions{.float_nan = float_nan, .time_ns = time_ns, .with_time = with_time});
       const uint64_t file_size = (*reader)->scanner().dataset().files()[0].size;
       const uint64_t believed = file_size > UINT64_MAX / kMaxHintedRowsPerFileByte ? UINT64_MAX
                                                                                    : file_size * kMaxHintedRowsPerFileByte;
@@ -528,6 +532,7 @@ PYBIND11_MODULE(_tsread, m) {
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
       py::arg("split_bytes"));
-  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0);
+  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0,
+        py::arg("columns") = py::none(), py::arg("with_time") = true);
   m.def("read_tree", &ReadTree, py::arg("dataset"));
 }

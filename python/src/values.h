@@ -23,6 +23,9 @@ struct ConvertOptions {
   // The time column and TIMESTAMP fields as datetime64[ns] values (ms x 10^6, NaT for null)
   // instead of int64 milliseconds.
   bool time_ns = false;
+  // Whether the rows' times are kept as a column at all (a Dask partition projected to value
+  // columns has no use for them).
+  bool with_time = true;
 };
 
 // The stored width of a FIELD value of `type` (BOOLEAN: one byte), 0 for binary types.

@@ -137,3 +137,81 @@ def test_rows_hint_is_only_a_hint(comp_glob, hint):
             assert g["values"].dtype == w["values"].dtype
             np.testing.assert_array_equal(g["values"], w["values"])
             assert ("mask" in g) == ("mask" in w)
+
+
+class _RecordedReads:
+    """Runs a collection in this process (dask's synchronous scheduler) and records the columns each
+    partition's read asked the C++ reader for."""
+
+    def __init__(self, monkeypatch):
+        from tsread import _tsread
+
+        self.calls = []
+        read_split = _tsread.read_split
+
+        def recording(split, **kwargs):
+            self.calls.append((tuple(kwargs["columns"]), kwargs["with_time"]))
+            return read_split(split, **kwargs)
+
+        monkeypatch.setattr(_tsread, "read_split", recording)
+
+    def compute(self, collection):
+        return collection.compute(scheduler="sync")
+
+
+SYNC_WITH_CLIENT = "ignore:Running on a single-machine scheduler"  # the module's cluster may be up: fine here
+
+
+@pytest.mark.filterwarnings(SYNC_WITH_CLIENT)
+@pytest.mark.parametrize("pick", [["s_double"], ["s_double", "device"], ["s_int64", "time"], ["time"]])
+def test_column_selection_reads_only_those_columns(monkeypatch, time_sliced, pick):
+    """Dask's column projection reaches the read: a selection reads only its columns, the time column
+    only when selected (a time-only selection reads a TAG column, which costs no chunks); values,
+    order and dtypes as selected."""
+    ddf = tsread.dask.read_tsfile(time_sliced, split_bytes=4096)
+    assert "time" in ddf.columns and len(ddf.columns) > 4
+    selected = ddf[pick]
+    reads = _RecordedReads(monkeypatch)
+    got = reads.compute(selected)
+    values = tuple(sorted(c for c in pick if c != "time")) or ("region",)
+    assert len(reads.calls) == ddf.npartitions
+    assert {(tuple(sorted(columns)), with_time) for columns, with_time in reads.calls} == {(values, "time" in pick)}
+    assert list(got.columns) == pick
+    assert [str(d) for d in got.dtypes] == [str(d) for d in selected._meta.dtypes]  # categories: unknown in meta
+    want = tsread.read_table(time_sliced, nullable="always")[pick]
+    pd.testing.assert_frame_equal(_objects(got.reset_index(drop=True)), _objects(want))
+
+
+@pytest.mark.filterwarnings(SYNC_WITH_CLIENT)
+def test_groupby_reads_only_its_key_and_value(monkeypatch, time_sliced):
+    ddf = tsread.dask.read_tsfile(time_sliced, split_bytes=4096)
+    mean = ddf.groupby("device", observed=True)["s_double"].mean()
+    reads = _RecordedReads(monkeypatch)
+    got = reads.compute(mean).sort_index()
+    assert {(tuple(sorted(columns)), with_time) for columns, with_time in reads.calls} == {(("device", "s_double"), False)}
+    df = tsread.read_table(time_sliced)
+    want = df.groupby("device", observed=True)["s_double"].mean().sort_index()
+    assert list(got.index.astype(object)) == list(want.index.astype(object))
+    np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=1e-12)
+
+
+def test_column_selection_keeps_the_time_index(client, time_sliced):
+    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=1 << 40)
+    got = ddf[["s_double"]].compute()
+    full = tsread.read_table(time_sliced, nullable="always")
+    want = full.set_index("time").sort_index(kind="stable")[["s_double"]]
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_read_split_rejects_a_column_it_does_not_project(comp_glob):
+    from tsread import _tsread
+
+    split = tsread.dask._plan(comp_glob, None, None, None, None, None, 4096)[1][0][0]
+    schema = [c["name"] for c in tsread.open(comp_glob).schema()]
+    narrowed = _tsread.read_split(split, float_nan=True, time_ns=True, columns=[schema[-1]], with_time=False)
+    assert [c["name"] for c in narrowed] == [schema[-1]]
+    with pytest.raises(ValueError, match="not one the split projects"):
+        _tsread.read_split(split, float_nan=True, time_ns=True, columns=["no_such_column"])
+    planned = tsread.dask._plan(comp_glob, None, [schema[-1]], None, None, None, 4096)[1][0][0]
+    with pytest.raises(ValueError, match="not one the split projects"):
+        _tsread.read_split(planned, float_nan=True, time_ns=True, columns=[schema[0]])

@@ -26,12 +26,40 @@ def _with_time_index(frame, time_as):
     return frame.sort_index(kind="stable")
 
 
-def _read_split(split, options, index):
-    split_bytes, rows = split  # rows: what the metadata announced, so the columns are sized once
-    columns = _tsread.read_split(split_bytes, float_nan=not options["nullable_float"],
-                                 time_ns=options["time_as"] == "datetime", rows_hint=rows)
-    frame = _frame.to_frame(columns, options)
-    return _with_time_index(frame, options["time_as"]) if index == "time" else frame
+class _SplitRead:
+    """Reads one split into a partition. A dask DataFrameIOFunction: dask's optimizer narrows
+    `columns` to those the graph uses (a groupby's key and value, say) and only those are read;
+    the time column too is made only when used (or when it is the index)."""
+
+    def __init__(self, columns, options, index, filler):
+        self._columns = list(columns)  # the partition's columns, in order (the index not among them)
+        self._options = options
+        self._index = index
+        self._filler = filler  # what to read when only the time is wanted (a TAG column costs no chunks)
+
+    @property
+    def columns(self):
+        return self._columns
+
+    def project_columns(self, columns):
+        if list(columns) == self._columns:
+            return self
+        return _SplitRead(columns, self._options, self._index, self._filler)
+
+    def __dask_tokenize__(self):
+        return ("tsread-split-read", self._columns, sorted(self._options.items()), self._index, self._filler)
+
+    def __call__(self, split):
+        split_bytes, rows = split  # rows: what the metadata announced, so the columns are sized once
+        wanted = (["time"] if self._index == "time" else []) + self._columns
+        values = [c for c in wanted if c != "time"]
+        columns = _tsread.read_split(split_bytes, float_nan=not self._options["nullable_float"],
+                                     time_ns=self._options["time_as"] == "datetime", rows_hint=rows,
+                                     columns=values or [self._filler] if self._filler else values,
+                                     with_time="time" in wanted)
+        by_name = {c["name"]: c for c in columns}
+        frame = _frame.to_frame([by_name[name] for name in wanted], self._options)
+        return _with_time_index(frame, self._options["time_as"]) if self._index == "time" else frame
 
 
 def _overlaps(split, start, end):
@@ -107,5 +135,6 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     if not kept:
         return dd.from_pandas(meta, npartitions=1)
     divisions = _divisions(_bounds(kept, start_ms, end_ms), options["time_as"]) if index == "time" else None
-    return dd.from_map(_read_split, [(s[0], s[2]) for s in kept], args=[options, index], meta=meta, divisions=divisions,
-                       label="read-tsfile", enforce_metadata=False)
+    filler = next((name for name, category, _type in spec if category == "TAG"), spec[0][0] if spec else None)
+    return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(s[0], s[2]) for s in kept], meta=meta,
+                       divisions=divisions, label="read-tsfile", enforce_metadata=False)

@@ -680,6 +680,44 @@ TEST(DatasetTest, SerializedSplitsExecutedInAnyOrderGiveTheWholeDataset) {
   EXPECT_EQ(SplitReader::Open(bytes).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
+TEST(DatasetTest, NarrowedSplitsReadOnlyTheNamedColumnsInTheirOrder) {
+  TimeSlices slices = MakeTimeSlices("narrowed");
+  std::unique_ptr<Dataset> dataset = OpenDataset({slices.dir});
+  ASSERT_NE(dataset, nullptr);
+  const std::vector<std::string> narrowed = {"f_string", "id"};
+  for (const bool all_columns : {true, false}) {
+    DatasetScanOptions planned;
+    if (!all_columns) planned.columns = {"f_double", "id", "f_string"};
+    planned.time_range = TimeRange{1700000500000, 1700002500000};
+    std::unique_ptr<DatasetScanner> scanner = MakeScanner(*dataset, planned);
+    ASSERT_NE(scanner, nullptr);
+    DatasetScanOptions direct = planned;
+    direct.columns = narrowed;
+    std::unique_ptr<DatasetScanner> expected = MakeScanner(*dataset, direct);
+    ASSERT_NE(expected, nullptr);
+    absl::StatusOr<std::vector<DatasetSplit>> splits = scanner->Splits(20000);
+    ASSERT_TRUE(splits.ok()) << splits.status();
+    std::vector<std::string> keys;
+    for (const DatasetSplit& split : *splits) {
+      const std::string bytes = scanner->SerializeSplit(split);
+      absl::StatusOr<std::unique_ptr<SplitReader>> reader = SplitReader::Open(bytes, 0, {}, narrowed);
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      ASSERT_EQ((*reader)->projection().size(), 2u);
+      EXPECT_EQ((*reader)->projection()[0].name, "f_string");
+      EXPECT_EQ((*reader)->projection()[1].name, "id");
+      ASSERT_TRUE((*reader)->Scan([&](const TableBatch& batch) {
+                     for (size_t r = 0; r < batch.num_rows(); ++r) keys.push_back(RowKey(batch, r));
+                     return absl::OkStatus();
+                   }).ok());
+      // A column the split does not project (planned without it, or not in the table at all).
+      const std::vector<std::string> outside = {all_columns ? "no_such_column" : "f_int32"};
+      EXPECT_EQ(SplitReader::Open(bytes, 0, {}, outside).status().code(), absl::StatusCode::kInvalidArgument);
+    }
+    ASSERT_FALSE(keys.empty());
+    EXPECT_EQ(Sorted(keys), SortedKeys(*expected)) << all_columns;
+  }
+}
+
 // Descriptors open in the process (one at a time: listing /proc/self/fd takes one).
 size_t OpenDescriptors() {
   static std::mutex mutex;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/split_codec.h"
@@ -334,9 +335,32 @@ absl::StatusOr<TableBatch*> DatasetScanner::Cursor::Next() {
   }
 }
 
+namespace {
+
+// The split's projection narrowed to `columns` (each one it projects; an empty projection is
+// every column of the schema).
+absl::Status NarrowProjection(SplitDescription& description, std::vector<std::string> columns) {
+  for (const std::string& name : columns) {
+    const bool projected =
+        description.columns.empty()
+            ? description.schema.FindColumn(name).has_value()
+            : std::find(description.columns.begin(), description.columns.end(), name) != description.columns.end();
+    if (!projected) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("column \"", absl::CHexEscape(name), "\" is not one the split projects"));
+    }
+  }
+  description.columns = std::move(columns);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<SplitReader>> SplitReader::Open(std::string_view serialized, size_t batch_size,
-                                                               ReadLimits limits) {
+                                                               ReadLimits limits,
+                                                               std::optional<std::vector<std::string>> columns) {
   TSREAD_ASSIGN_OR_RETURN(SplitDescription description, DecodeSplit(serialized));
+  if (columns.has_value()) TSREAD_RETURN_IF_ERROR(NarrowProjection(description, *std::move(columns)));
   std::unique_ptr<SplitReader> reader(new SplitReader());
   TSREAD_ASSIGN_OR_RETURN(reader->dataset_, Dataset::OpenPaths({description.path}));
   const DatasetFile& file = reader->dataset_->files()[0];

@@ -144,9 +144,13 @@ class DatasetScanner {
 class SplitReader {
  public:
   // InvalidArgument for bytes that are not a serialized split; FailedPrecondition when the file
-  // changed size since the split was made.
+  // changed size since the split was made. `columns`, when set, narrows the split's projection
+  // to these of its columns, in this order (InvalidArgument for one it does not project): a
+  // reader that needs fewer columns than were planned (Dask's column projection) decodes only
+  // those.
   static absl::StatusOr<std::unique_ptr<SplitReader>> Open(std::string_view serialized, size_t batch_size = 0,
-                                                           ReadLimits limits = {});
+                                                           ReadLimits limits = {},
+                                                           std::optional<std::vector<std::string>> columns = {});
 
   const std::string& path() const { return dataset_->files()[0].path; }
   const DatasetSplit& split() const { return split_; }
