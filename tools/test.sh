@@ -48,7 +48,7 @@ if [[ $mode != quick ]]; then
   tools/build.sh tsan read_table_scanner_test read_dataset_test read_concurrency_stress_test \
     read_memory_budget_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
-    --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*"
+    --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*"
   # Datasets: unordered workers sharing a split queue and the file pool.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_dataset_test --gtest_brief=1
   # Many independent scans at once on one reader and one dataset, cancelled at random points.

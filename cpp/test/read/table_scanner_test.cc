@@ -9,6 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "testing/fixture_rows.h"
+#include "tsread/io/random_access_file.h"
+#include "tsread/write/tsfile_writer.h"
 #include "testing/row_key.h"
 #include "gtest/gtest.h"
 
@@ -217,6 +219,77 @@ TEST(TableScannerTest, WorkspaceKeepsABoundedNumberOfBatchGroups) {
   // plus each thread's own two.
   EXPECT_GT(most, 0u);
   EXPECT_LE(most, 10u);
+}
+
+// A file of few, long devices: `devices` devices of `pages` pages of 250 rows, one INT64 field
+// holding the row's time.
+std::string FewLongDevices(size_t devices, size_t pages) {
+  TableSchema schema;
+  schema.name = "t";
+  ColumnSchema id;
+  id.name = "id";
+  id.data_type = DataType::kString;
+  id.category = ColumnCategory::kTag;
+  ColumnSchema value;
+  value.name = "v";
+  value.data_type = DataType::kInt64;
+  schema.columns = {id, value};
+  TableWriterOptions options;
+  options.max_points_per_page = 250;
+  std::string bytes;
+  std::unique_ptr<TsFileWriter> writer = TsFileWriter::CreateInMemory(&bytes, schema, options).value();
+  const size_t rows = pages * options.max_points_per_page;
+  std::vector<int64_t> times(rows);
+  for (size_t r = 0; r < rows; ++r) times[r] = static_cast<int64_t>(r);
+  std::vector<ColumnValues> fields(1);
+  fields[0].int64s = times;
+  for (size_t d = 0; d < devices; ++d) {
+    EXPECT_TRUE(writer->WriteRows(writer->MakeDeviceId({absl::StrCat("d", d)}), times, fields).ok());
+  }
+  EXPECT_TRUE(writer->Close().ok());
+  return bytes;
+}
+
+// An ordered scan queues at most a few groups of batches of a split that is not being delivered,
+// on the calling thread as on the others: with three long devices (a split each) the calling
+// thread once decoded the split after the one being delivered into the queue whole (each device
+// here is 400 pages, so 400 batches). Rows still come in order, also within a memory budget.
+TEST(TableScannerTest, OrderedScanOfLongDevicesHoldsAFewBatchesAtOnce) {
+  const size_t devices = 3, pages = 400;
+  const std::string bytes = FewLongDevices(devices, pages);
+  std::unique_ptr<TsFileReader> reader = TsFileReader::Open(MemoryFileView(bytes, "long_devices.tsfile")).value();
+  for (const int threads : {2, 3}) {
+    for (const uint64_t budget : {uint64_t{0}, uint64_t{1} << 20}) {
+      ScanOptions options;
+      options.table = "t";
+      options.num_threads = threads;
+      options.memory_budget = budget;
+      std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
+      TableScanner::Workspace workspace;
+      size_t device = 0, row = 0;
+      ASSERT_TRUE(scanner
+                      ->Scan(
+                          [&](int, const TableBatch& batch) {
+                            for (size_t r = 0; r < batch.num_rows(); ++r, ++row) {
+                              if (row == pages * 250) ++device, row = 0;
+                              if (*batch.tag(0) != absl::StrCat("d", device) ||
+                                  batch.times[r] != static_cast<int64_t>(row) ||
+                                  batch.columns[1].int64s[r] != static_cast<int64_t>(row)) {
+                                return absl::InternalError(absl::StrCat("out of order at device ", device, " row ", row));
+                              }
+                            }
+                            return absl::OkStatus();
+                          },
+                          workspace)
+                      .ok());
+      EXPECT_EQ(device, devices - 1);
+      EXPECT_EQ(row, pages * 250);
+      // In flight at most: (threads + 1) splits x 2 queued groups, and each thread's group being
+      // filled and its spare, of 8 batches each.
+      EXPECT_LE(workspace.batches_made(), (static_cast<size_t>(threads + 1) * 2 + 2 * threads) * 8)
+          << threads << " threads, budget " << budget;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, ScannerFixtureTest, ::testing::ValuesIn(testing::TableCsvFixtures()),

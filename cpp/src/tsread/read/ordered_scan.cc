@@ -9,9 +9,13 @@
 // With two threads that is about half of all batches.
 //
 // Memory stays bounded: splits are claimed at most `window_` ahead of the one being delivered,
-// and a pool worker queues at most kMaxGroups groups of a split that is not being delivered.
-// Every delivered group's buffers go back to the decoders, so a long scan allocates nothing in
-// steady state.
+// and at most kMaxGroups groups of any split are queued — a pool worker then waits for room, the
+// calling thread delivers the splits before its own as they come. (Both once went on decoding
+// into the queue: a pool worker the split being delivered, as fast as it decodes and whatever
+// the callback's pace, the calling thread the split after it; with few, long devices either
+// queued a whole device's rows.) Every delivered group's buffers go back to the decoders, so a
+// long scan allocates nothing in steady state.
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <optional>
@@ -35,9 +39,11 @@ constexpr size_t kMaxGroups = 2;
 constexpr size_t kSplitsPerThread = 32;
 
 // Moves the cursor's batch into `group`, giving the cursor the buffers of an already delivered
-// batch in exchange (batches own all their values, so this is a swap).
-void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
-  if (spare.empty()) {
+// batch in exchange (batches own all their values, so this is a swap). True when there was none
+// to give and a new batch was made.
+bool TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
+  const bool made = spare.empty();
+  if (made) {
     group.emplace_back();
   } else {
     group.push_back(std::move(spare.back()));
@@ -49,20 +55,21 @@ void TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
   to.file = from.file;
   std::swap(to.times, from.times);
   std::swap(to.columns, from.columns);
+  return made;
 }
 
 }  // namespace
 
 class TableScanner::OrderedScan {
  public:
-  // `cursors`: one per thread (the calling thread's first); `batch_groups`: spare batch buffers,
+  // `cursors`: one per thread (the calling thread's first); the workspace's batch groups are
   // taken for the scan and given back (with the ones it made) at its end.
   OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, const TableBatch&)>& consume,
-              const std::vector<Cursor*>& cursors, std::vector<BatchGroup>& batch_groups)
-      : scanner_(scanner), consume_(consume), cursors_(cursors), kept_groups_(batch_groups),
+              const std::vector<Cursor*>& cursors, Workspace& workspace)
+      : scanner_(scanner), consume_(consume), cursors_(cursors), workspace_(workspace),
         splits_(scanner.EvenSplits(static_cast<size_t>(scanner.options_.num_threads) * kSplitsPerThread)),
         window_(static_cast<size_t>(scanner.options_.num_threads) + 1), state_(splits_.size()),
-        delivered_(std::move(batch_groups)) {}
+        delivered_(std::move(workspace.batch_groups_)) {}
 
   absl::Status Run() {
     std::vector<std::thread> pool;
@@ -79,7 +86,8 @@ class TableScanner::OrderedScan {
     // needs.
     const size_t keep = window_ * kMaxGroups + 2 * static_cast<size_t>(scanner_.options_.num_threads);
     if (delivered_.size() > keep) delivered_.resize(keep);
-    kept_groups_ = std::move(delivered_);
+    workspace_.batch_groups_ = std::move(delivered_);
+    workspace_.batches_made_ += batches_made_.load();
     return result;
   }
 
@@ -110,13 +118,16 @@ class TableScanner::OrderedScan {
     }
   }
 
-  // Queues the decoder's group for split `s`. A pool worker waits while a split that is not
-  // being delivered already has kMaxGroups queued; the calling thread never waits here (it is
-  // the one that drains the queues). False once the scan is stopping.
+  // Queues the decoder's group for split `s`. While the split has kMaxGroups queued, a pool
+  // worker waits for the calling thread to deliver some; the calling thread, whose split is not
+  // the one being delivered then, delivers until there is room. False once the scan is stopping
+  // (or, on the calling thread, delivery failed).
   bool Publish(Decoder& d, size_t s, bool on_caller) {
+    if (on_caller && !CallerMakeRoom(d, s)) return false;
     std::unique_lock<std::mutex> lock(mutex_);
     if (!on_caller) {
-      auto has_room = [&] { return stop_ || s == delivering_ || state_[s].groups.size() < kMaxGroups; };
+      // The split being delivered waits too: the calling thread drains its queue, so it moves.
+      auto has_room = [&] { return stop_ || state_[s].groups.size() < kMaxGroups; };
       // Nothing of a memory budget is held while waiting on anything else (memory_budget.h).
       if (!has_room()) d.cursor.ReleaseMemory();
       room_.wait(lock, has_room);
@@ -127,6 +138,28 @@ class TableScanner::OrderedScan {
     TakeSpareLocked(d);
     ready_.notify_one();
     return true;
+  }
+
+  // Calling thread, about to queue a group of split `s`: while `s` is not being delivered and has
+  // kMaxGroups queued, delivers the splits before it as their groups come. They do come: the
+  // decoder of the split being delivered waits for room only when this thread has groups to
+  // deliver, and this thread holds none of a memory budget while it waits (memory_budget.h).
+  // False once delivery failed (final_error_ says why).
+  bool CallerMakeRoom(Decoder& d, size_t s) {
+    bool released = false;
+    while (true) {
+      if (!Deliver(DeliverReady())) return false;
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (s == delivering_ || state_[s].groups.size() < kMaxGroups) return true;
+      if (!released) {
+        d.cursor.ReleaseMemory();
+        released = true;
+      }
+      ready_.wait(lock, [&] {
+        const SplitState& split = state_[delivering_];
+        return !split.groups.empty() || split.done;
+      });
+    }
   }
 
   void FinishSplit(size_t s, absl::Status status) {
@@ -161,7 +194,7 @@ class TableScanner::OrderedScan {
         std::lock_guard<std::mutex> lock(mutex_);
         TakeSpareLocked(d);
       }
-      TakeBatch(*batch, d.group, d.spare);
+      if (TakeBatch(*batch, d.group, d.spare)) batches_made_.fetch_add(1, std::memory_order_relaxed);
       if (d.group.size() == kBatchesPerGroup && !Publish(d, s, on_caller)) return stopped;
     }
     if (!d.group.empty() && !Publish(d, s, on_caller)) return stopped;
@@ -250,7 +283,7 @@ class TableScanner::OrderedScan {
   const TableScanner& scanner_;
   const std::function<absl::Status(int, const TableBatch&)>& consume_;
   const std::vector<Cursor*>& cursors_;
-  std::vector<BatchGroup>& kept_groups_;
+  Workspace& workspace_;
   const std::vector<ScanSplit> splits_;
   const size_t window_;
 
@@ -263,12 +296,12 @@ class TableScanner::OrderedScan {
   size_t delivering_ = 0;
   bool stop_ = false;
   absl::Status final_error_;  // calling thread only
+  std::atomic<size_t> batches_made_{0};
 };
 
 absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
-                                       const std::vector<Cursor*>& cursors,
-                                       std::vector<std::vector<TableBatch>>& batch_groups) const {
-  OrderedScan scan(*this, consume, cursors, batch_groups);
+                                       const std::vector<Cursor*>& cursors, Workspace& workspace) const {
+  OrderedScan scan(*this, consume, cursors, workspace);
   return scan.Run();
 }
 

@@ -362,7 +362,7 @@ absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, con
     cursors[0]->Restart(ScanSplit{0, devices_.size(), 0});
     return cursors[0]->ForEachBatch([&](const TableBatch& batch) { return consume(0, batch); });
   }
-  return options_.ordered ? ScanOrdered(consume, cursors, workspace.batch_groups_) : ScanUnordered(consume, cursors);
+  return options_.ordered ? ScanOrdered(consume, cursors, workspace) : ScanUnordered(consume, cursors);
 }
 
 std::vector<TableScanner::Cursor*> TableScanner::WorkspaceCursors(Workspace& workspace, int threads) const {

@@ -172,11 +172,15 @@ class TableScanner {
    public:
     // Batch groups kept for the next ordered scan (bounded by what one scan has in flight).
     size_t kept_batch_groups() const { return batch_groups_.size(); }
+    // Batch buffers the ordered scans with this workspace have made in all. Each is reused once
+    // delivered, so what one scan makes is the most it holds at once, queued or being filled.
+    size_t batches_made() const { return batches_made_; }
 
    private:
     friend class TableScanner;
     std::vector<std::optional<Cursor>> cursors_;             // one per decoding thread
     std::vector<std::vector<TableBatch>> batch_groups_;  // delivered batch groups of ordered scans
+    size_t batches_made_ = 0;
   };
   // Scan() with `workspace`'s buffers; afterwards they are the workspace's again.
   absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
@@ -212,8 +216,9 @@ class TableScanner {
   std::vector<Cursor*> WorkspaceCursors(Workspace& workspace, int threads) const;
   absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
                              const std::vector<Cursor*>& cursors) const;
+  // With `workspace`'s batch groups (and its count of batches made).
   absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
-                           const std::vector<Cursor*>& cursors, std::vector<std::vector<TableBatch>>& batch_groups) const;
+                           const std::vector<Cursor*>& cursors, Workspace& workspace) const;
 
   const TsFileReader* reader_;
   ScanOptions options_;
