@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "tag_codes.h"
+
 namespace py = pybind11;
 
 namespace tsread::python {
@@ -16,27 +18,6 @@ py::dict ColumnHead(const ProjectedColumn& column) {
   out["category"] = std::string(ColumnCategoryName(column.category));
   out["type"] = std::string(DataTypeName(column.data_type));
   return out;
-}
-
-namespace {
-
-template <typename T>
-py::array NarrowCodes(Buffer& codes) {
-  const size_t rows = codes.size() / sizeof(int32_t);
-  const auto* from = reinterpret_cast<const int32_t*>(codes.data());
-  auto* to = reinterpret_cast<T*>(codes.data());
-  // Front to back: code i is written over bytes of codes <= i that were already read.
-  for (size_t i = 0; i < rows; ++i) to[i] = static_cast<T>(from[i]);
-  codes.SetSize(rows * sizeof(T));
-  return codes.Release(py::dtype::of<T>());
-}
-
-}  // namespace
-
-py::array ReleaseTagCodes(Buffer& codes, size_t categories) {
-  if (categories < 127) return NarrowCodes<int8_t>(codes);
-  if (categories < 32767) return NarrowCodes<int16_t>(codes);
-  return codes.Release(py::dtype::of<int32_t>());
 }
 
 py::array NoneArray(size_t rows) {
@@ -53,11 +34,15 @@ Collector::Collector(std::vector<ProjectedColumn> projection, ConvertOptions opt
   }
 }
 
+void Collector::BoundTagCategories(size_t categories) {
+  if (rows_ == 0) tag_code_width_ = TagCodeWidth(categories);
+}
+
 bool Collector::Reserve(size_t rows) {
   if (rows > SIZE_MAX / sizeof(int64_t)) return false;
   if (options_.with_time && !times_.Reserve(rows * sizeof(int64_t))) return false;
   for (Column& column : columns_) {
-    const size_t width = ValuesWidthOf(column.meta);
+    const size_t width = ValuesWidthOf(column.meta, tag_code_width_);
     if (width > 0 && !column.values.Reserve(rows * width)) return false;  // 0: binary values
   }
   return true;
@@ -92,13 +77,16 @@ absl::Status Collector::AppendTag(Column& column, std::optional<std::string_view
   int32_t code = -1;
   if (value) {
     auto [it, added] = column.codes.try_emplace(std::string(*value), static_cast<int32_t>(column.categories.size()));
-    if (added) column.categories.emplace_back(*value);
+    if (added) {
+      // Cannot happen: each device has one value, and the bound is the scan's devices.
+      if (it->second > MaxTagCode(tag_code_width_)) return absl::InternalError("more TAG values than the scan's devices");
+      column.categories.emplace_back(*value);
+    }
     code = it->second;
   }
   const size_t at = column.values.size();
-  if (!column.values.Resize(at + rows * sizeof(int32_t))) return OutOfMemory();
-  auto* codes = reinterpret_cast<int32_t*>(column.values.data() + at);
-  std::fill(codes, codes + rows, code);
+  if (!column.values.Resize(at + rows * tag_code_width_)) return OutOfMemory();
+  FillTagCodes(column.values.data() + at, tag_code_width_, code, rows);
   return absl::OkStatus();
 }
 
@@ -140,7 +128,7 @@ py::dict Collector::FinishColumn(Column& column) {
   py::dict out = ColumnHead(meta);
   if (meta.category == ColumnCategory::kTag) {
     out["kind"] = "tag";
-    out["values"] = ReleaseTagCodes(column.values, column.categories.size());
+    out["values"] = ReleaseTagCodes(column.values, tag_code_width_, column.categories.size());
     py::list categories;
     for (const std::string& c : column.categories) {
       categories.append(py::reinterpret_steal<py::object>(DecodeValue(c.data(), c.size(), false)));

@@ -32,6 +32,11 @@ class Collector {
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
   size_t rows() const { return rows_; }
 
+  // Before the first batch: at most `categories` distinct values occur in each TAG column (the
+  // scan's devices), so codes are written at pandas' width for that many (tag_codes.h) instead
+  // of int32. Without it codes are int32 until Finish.
+  void BoundTagCategories(size_t categories);
+
   // Makes room for `rows` rows in every fixed-width column before the first batch (a Dask
   // partition's rows as its split's metadata announces them): each column is then mapped once at
   // its final size instead of growing through the heap. Only a hint: more rows still fit, fewer
@@ -49,7 +54,7 @@ class Collector {
  private:
   struct Column {
     ProjectedColumn meta;
-    Buffer values;   // fixed-width values; TAG: int32 codes; binary: the bytes
+    Buffer values;   // fixed-width values; TAG: codes of tag_code_width_ bytes; binary: the bytes
     Buffer offsets;  // binary: int64 offsets, rows + 1
     Buffer mask;     // one byte per row, 1 = null; written only from the first null on
     bool has_nulls = false;
@@ -68,17 +73,13 @@ class Collector {
   std::vector<Column> columns_;
   Buffer times_;
   size_t rows_ = 0;
+  size_t tag_code_width_ = sizeof(int32_t);
 };
 
 // The dict of a column (name, category, type) with no values yet. Needs the GIL.
 pybind11::dict ColumnHead(const ProjectedColumn& column);
 // The dict of the time column holding `values` (int64 times, as ConvertOptions scaled them). Needs the GIL.
 pybind11::dict TimeColumn(pybind11::object values);
-// TAG codes (int32, -1 for null, the buffer's whole size) as the numpy array pandas itself would
-// make for `categories` categories: int8 below 127, int16 below 32767, else int32 (pandas'
-// coerce_indexer_dtype). Narrowed in place; with codes wider than pandas' own, its groupby
-// converts them first (measured: 26.5 ms against 15-17.6 ms per million rows). Needs the GIL.
-pybind11::array ReleaseTagCodes(Buffer& codes, size_t categories);
 // An object array of `rows` None. Needs the GIL.
 pybind11::array NoneArray(size_t rows);
 

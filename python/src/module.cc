@@ -395,6 +395,7 @@ py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, ui
       const uint64_t file_size = (*reader)->scanner().dataset().files()[0].size;
       const uint64_t believed = file_size > UINT64_MAX / kMaxHintedRowsPerFileByte ? UINT64_MAX
                                                                                    : file_size * kMaxHintedRowsPerFileByte;
+      collector->BoundTagCategories((*reader)->split().devices.device_count);
       if (!collector->Reserve(static_cast<size_t>(std::min({rows_hint, believed, uint64_t{SIZE_MAX}})))) {
         status = OutOfMemory();
       } else {

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "columns.h"
+#include "tag_codes.h"
 #include "tsread/io/status_macros.h"
 
 namespace py = pybind11;
@@ -68,7 +69,7 @@ struct PlannedRead::Piece {
 struct PlannedRead::Column {
   ProjectedColumn meta;
   size_t width = 0;  // bytes per row in `values`; 0 = no values buffer (binary, ATTRIBUTE)
-  Buffer values;     // fixed-width values; TAG: int32 codes
+  Buffer values;     // fixed-width values; TAG: codes (`width` bytes, tag_codes.h)
   Buffer mask;       // one byte per row, 1 = null: keep_mask and binary columns
   bool needs_mask = false;
   bool keep_mask = false;
@@ -86,9 +87,11 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
   std::unique_ptr<PlannedRead> read(new PlannedRead(scanner, options, threads));
   const Dataset& dataset = scanner.dataset();
   uint64_t input_bytes = 0;
+  size_t devices = 0;  // a bound on each TAG column's categories: one value per device
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> scan, scanner.PlanFile(f, 1));
     if (!scan.has_value()) continue;
+    devices += scan->scanner->device_count();
     const size_t max_splits = read->threads_ == 1 ? 1 : static_cast<size_t>(read->threads_) * kSplitsPerThread;
     absl::StatusOr<std::vector<ScanSplit>> splits = scan->scanner->Splits(max_splits);
     if (!splits.ok()) return WithFileName(splits.status(), dataset.files()[f].path);
@@ -114,7 +117,7 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
   for (const ProjectedColumn& meta : projection) {
     auto column = std::make_unique<Column>();
     column->meta = meta;
-    column->width = ValuesWidthOf(meta);
+    column->width = ValuesWidthOf(meta, TagCodeWidth(devices));
     if (meta.category == ColumnCategory::kField) {
       column->keep_mask = KeepsMask(meta, options);
       column->needs_mask = column->keep_mask || column->width == 0;
@@ -193,11 +196,14 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
       if (std::optional<std::string_view> value = batch.tag(j)) {
         std::vector<std::string>& values = piece.tag_values[j];
         auto [it, added] = piece.tag_codes[j].try_emplace(std::string(*value), static_cast<int32_t>(values.size()));
-        if (added) values.emplace_back(*value);
+        if (added) {
+          // Cannot happen: each device has one value, and the width is for the scan's devices.
+          if (it->second > MaxTagCode(column.width)) return absl::InternalError("more TAG values than the scan's devices");
+          values.emplace_back(*value);
+        }
         code = it->second;
       }
-      int32_t* codes = reinterpret_cast<int32_t*>(column.values.data()) + at;
-      std::fill(codes, codes + rows, code);
+      FillTagCodes(column.values.data() + at * column.width, column.width, code, rows);
       continue;
     }
     if (column.meta.category != ColumnCategory::kField) continue;
@@ -273,10 +279,8 @@ absl::StatusOr<bool> PlannedRead::Run() {
       bool identity = true;
       for (size_t k = 0; k < global.size(); ++k) identity &= global[k] == static_cast<int32_t>(k);
       if (identity) continue;
-      int32_t* codes = reinterpret_cast<int32_t*>(columns_[j]->values.data()) + piece.offset;
-      for (size_t r = 0; r < piece.rows; ++r) {
-        if (codes[r] >= 0) codes[r] = global[static_cast<size_t>(codes[r])];
-      }
+      Column& column = *columns_[j];
+      RemapTagCodes(column.values.data() + piece.offset * column.width, column.width, piece.rows, global);
     }
     return absl::OkStatus();
   }));
@@ -329,8 +333,8 @@ py::list PlannedRead::Finish() {
     py::dict c = ColumnHead(meta);
     if (meta.category == ColumnCategory::kTag) {
       c["kind"] = "tag";
-      column.values.SetSize(rows_ * sizeof(int32_t));
-      c["values"] = ReleaseTagCodes(column.values, column.categories.size());
+      column.values.SetSize(rows_ * column.width);
+      c["values"] = ReleaseTagCodes(column.values, column.width, column.categories.size());
       py::list categories;
       for (const std::string& value : column.categories) {
         categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));

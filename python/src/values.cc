@@ -59,8 +59,8 @@ size_t WidthOf(DataType type) {
   return 0;
 }
 
-size_t ValuesWidthOf(const ProjectedColumn& column) {
-  if (column.category == ColumnCategory::kTag) return sizeof(int32_t);
+size_t ValuesWidthOf(const ProjectedColumn& column, size_t tag_code_width) {
+  if (column.category == ColumnCategory::kTag) return tag_code_width;
   if (column.category == ColumnCategory::kField) return WidthOf(column.data_type);
   return 0;
 }

@@ -30,9 +30,10 @@ struct ConvertOptions {
 
 // The stored width of a FIELD value of `type` (BOOLEAN: one byte), 0 for binary types.
 size_t WidthOf(DataType type);
-// Bytes per row of a projected column's values buffer as the readers fill it: int32 codes for a
-// TAG column, WidthOf for a fixed-width FIELD column, 0 for binary FIELD and ATTRIBUTE columns.
-size_t ValuesWidthOf(const ProjectedColumn& column);
+// Bytes per row of a projected column's values buffer as the readers fill it: `tag_code_width`
+// for a TAG column (tag_codes.h), WidthOf for a fixed-width FIELD column, 0 for binary FIELD and
+// ATTRIBUTE columns.
+size_t ValuesWidthOf(const ProjectedColumn& column, size_t tag_code_width);
 // Whether a FIELD column's null mask goes to Python (not for NaN floats, NaT times or objects).
 bool KeepsMask(const ProjectedColumn& column, const ConvertOptions& options);
 // The numpy dtype of a fixed-width FIELD type's values. Needs the GIL.

@@ -256,10 +256,23 @@ def test_planned_read_of_many_files(tmp_path, threads):
 def test_tag_codes_have_pandas_own_width(tmp_path, devices):
     """TAG codes come as pandas itself would store them for that many categories (int8 below 127,
     int16 below 32767): wider codes make pandas convert them in every groupby."""
+    import tsread.dask
+
     path = generate_dataset(tmp_path / "d", "--files", 2, "--devices", devices, "--rows", 50)
-    for df in [tsread.read_table(path), *tsread.iter_batches(path, batch_rows=64)]:
+    whole = tsread.read_table(path)
+    # Dask partitions of whole files, and of a few devices each (codes written at the width for
+    # the split's devices, then narrowed to the width for the categories that occurred).
+    partitions = [ddf.get_partition(i).compute(scheduler="sync")
+                  for ddf in (tsread.dask.read_tsfile(path, split_bytes=1 << 40), tsread.dask.read_tsfile(path, split_bytes=1))
+                  for i in range(ddf.npartitions)]
+    assert len(partitions) > 2
+    for df in [whole, tsread.read_table(path, threads=2), *tsread.iter_batches(path, batch_rows=64), *partitions]:
         for tag in ("region", "device"):
             codes = df[tag].cat.codes
             canonical = pd.Categorical.from_codes(codes.to_numpy(dtype=np.int64), dtype=df[tag].dtype).codes
             assert codes.dtype == canonical.dtype, tag
-    assert tsread.read_table(path)["device"].cat.codes.dtype == (np.int8 if devices < 127 else np.int16)
+    assert whole["device"].cat.codes.dtype == (np.int8 if devices < 127 else np.int16)
+    for tag in ("region", "device"):
+        want = list(whole[tag].astype(object))
+        assert sum((list(p[tag].astype(object)) for p in partitions[:2]), []) == want, tag  # whole files
+        assert sum((list(p[tag].astype(object)) for p in partitions[2:]), []) == want, tag  # a few devices each
