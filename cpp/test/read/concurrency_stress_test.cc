@@ -1,10 +1,13 @@
 // Concurrency stress (issue 13): many threads run independent scans at once on one shared reader
-// and on one shared dataset — with their own worker threads, ordered and unordered, and consumers
-// that cancel at random points. Every scan that runs to the end gives exactly the rows of a
-// single-threaded scan with the same options; a cancelled one returns the consumer's error. Run
-// under ThreadSanitizer in CI (tools/test.sh).
+// and on one shared dataset — with their own worker threads, ordered and unordered, some within a
+// memory budget as tight as one thread's peak (their threads back off and wait for each other),
+// and consumers that cancel at random points. Every scan that runs to the end gives exactly the
+// rows of a single-threaded scan with the same options; a cancelled one returns the consumer's
+// error. Run under ThreadSanitizer in CI (tools/test.sh).
 #include <algorithm>
 #include <filesystem>
+#include <limits>
+#include <memory>
 #include <fstream>
 #include <mutex>
 #include <random>
@@ -15,6 +18,7 @@
 #include "testing/fixtures.h"
 #include "testing/row_key.h"
 #include "tsread/read/dataset_scanner.h"
+#include "tsread/read/memory_budget.h"
 
 namespace tsread {
 namespace {
@@ -32,10 +36,11 @@ std::vector<ScanOptions> OptionSets() {
   return sets;
 }
 
-// What one scan gave: its status and its rows, sorted.
+// What one scan gave: its status, its rows (sorted) and the most its memory budget held.
 struct Outcome {
   absl::Status status;
   std::vector<std::string> rows;
+  uint64_t budget_peak = 0;
 };
 
 // Runs `scan` with a consumer that fails with Aborted after `cancel_after` batches (never when
@@ -56,10 +61,10 @@ Outcome Collect(ScanFn scan, int cancel_after, bool with_file) {
 }
 
 // Runs `threads` threads of `scans` random scans each through `run(options, cancel_after)`, and
-// checks each against `reference[set]`.
+// checks each against `reference[set]`; a third of them within a budget of `peaks[set]` bytes.
 template <typename RunFn>
-void Stress(const std::vector<ScanOptions>& sets, const std::vector<std::vector<std::string>>& reference, int threads,
-            int scans, RunFn run) {
+void Stress(const std::vector<ScanOptions>& sets, const std::vector<std::vector<std::string>>& reference,
+            const std::vector<uint64_t>& peaks, int threads, int scans, RunFn run) {
   std::vector<std::thread> pool;
   std::mutex failures_mutex;
   std::vector<std::string> failures;
@@ -72,6 +77,7 @@ void Stress(const std::vector<ScanOptions>& sets, const std::vector<std::vector<
         options.num_threads = 1 + static_cast<int>(random() % 3);
         options.ordered = random() % 2 == 0;
         options.batch_size = random() % 3 == 0 ? 257 : 0;
+        if (random() % 3 == 0) options.memory_budget = peaks[set];
         const int cancel_after = random() % 3 == 0 ? static_cast<int>(random() % 20) : -1;
         Outcome outcome = run(options, cancel_after);
         std::string failure;
@@ -104,13 +110,20 @@ TEST(ConcurrencyStressTest, IndependentScansOnOneSharedReader) {
     return Collect([&](const auto& consume) { return (*scanner)->Scan(consume); }, cancel_after, false);
   };
   std::vector<std::vector<std::string>> reference;
-  for (const ScanOptions& options : sets) {
+  std::vector<uint64_t> peaks;
+  for (ScanOptions options : sets) {
+    // One thread, its memory accounted without a limit: the tightest budget a scan can have.
+    auto accounting = std::make_shared<MemoryBudget>(std::numeric_limits<uint64_t>::max());
+    options.shared_memory_budget = accounting;
     Outcome one = run(options, -1);
+    one.budget_peak = accounting->peak();
+    ASSERT_GT(one.budget_peak, 0u);
     ASSERT_TRUE(one.status.ok()) << one.status;
     ASSERT_FALSE(one.rows.empty());
     reference.push_back(std::move(one.rows));
+    peaks.push_back(one.budget_peak);
   }
-  Stress(sets, reference, 6, 12, run);
+  Stress(sets, reference, peaks, 6, 12, run);
 }
 
 TEST(ConcurrencyStressTest, IndependentScansOnOneSharedDataset) {
@@ -134,12 +147,19 @@ TEST(ConcurrencyStressTest, IndependentScansOnOneSharedDataset) {
     return Collect([&](const auto& consume) { return (*scanner)->Scan(consume); }, cancel_after, true);
   };
   std::vector<std::vector<std::string>> reference;
-  for (const ScanOptions& options : sets) {
+  std::vector<uint64_t> peaks;
+  for (ScanOptions options : sets) {
+    // One thread, its memory accounted without a limit: the tightest budget a scan can have.
+    auto accounting = std::make_shared<MemoryBudget>(std::numeric_limits<uint64_t>::max());
+    options.shared_memory_budget = accounting;
     Outcome one = run(options, -1);
+    one.budget_peak = accounting->peak();
+    ASSERT_GT(one.budget_peak, 0u);
     ASSERT_TRUE(one.status.ok()) << one.status;
     reference.push_back(std::move(one.rows));
+    peaks.push_back(one.budget_peak);
   }
-  Stress(sets, reference, 6, 8, run);
+  Stress(sets, reference, peaks, 6, 8, run);
   std::filesystem::remove_all(dir);
 }
 

@@ -75,6 +75,9 @@ class TableScanner::OrderedScan {
     std::vector<std::thread> pool;
     for (int w = 1; w < scanner_.options_.num_threads; ++w) pool.emplace_back([this, w] { WorkerLoop(w); });
     absl::Status result = CallerLoop();
+    // Stopped mid-split, the calling thread's cursor still holds its share of a memory budget,
+    // which a worker still loading may be waiting for (memory_budget.h).
+    cursors_[0]->ReleaseMemory();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;

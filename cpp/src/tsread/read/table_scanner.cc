@@ -391,8 +391,7 @@ absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int wo
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   absl::Status first_error;
-  auto work = [&](int worker) {
-    Cursor& cursor = *cursors[static_cast<size_t>(worker)];
+  auto scan_splits = [&](int worker, Cursor& cursor) {
     while (!failed.load(std::memory_order_relaxed)) {
       const size_t s = next_split.fetch_add(1);
       if (s >= splits.size()) return;
@@ -407,6 +406,14 @@ absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int wo
         return;
       }
     }
+  };
+  auto work = [&](int worker) {
+    Cursor& cursor = *cursors[static_cast<size_t>(worker)];
+    scan_splits(worker, cursor);
+    // Stopped mid-split (an error anywhere), the cursor still holds its share of a memory budget,
+    // which a worker still loading may be waiting for (memory_budget.h). The workspace keeps the
+    // cursor after the scan, so it lets go now.
+    cursor.ReleaseMemory();
   };
   std::vector<std::thread> pool;
   for (int w = 1; w < threads; ++w) pool.emplace_back(work, w);
