@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <utility>
 
-#include "tag_codes.h"
-
 namespace py = pybind11;
 
 namespace tsread::python {
@@ -74,19 +72,11 @@ absl::Status Collector::Append(const TableBatch& batch) {
 }
 
 absl::Status Collector::AppendTag(Column& column, std::optional<std::string_view> value, size_t rows) {
-  int32_t code = -1;
-  if (value) {
-    auto [it, added] = column.codes.try_emplace(std::string(*value), static_cast<int32_t>(column.categories.size()));
-    if (added) {
-      // Cannot happen: each device has one value, and the bound is the scan's devices.
-      if (it->second > MaxTagCode(tag_code_width_)) return absl::InternalError("more TAG values than the scan's devices");
-      column.categories.emplace_back(*value);
-    }
-    code = it->second;
-  }
+  absl::StatusOr<int32_t> code = column.tags.CodeOf(value, tag_code_width_);
+  if (!code.ok()) return code.status();
   const size_t at = column.values.size();
   if (!column.values.Resize(at + rows * tag_code_width_)) return OutOfMemory();
-  FillTagCodes(column.values.data() + at, tag_code_width_, code, rows);
+  FillTagCodes(column.values.data() + at, tag_code_width_, *code, rows);
   return absl::OkStatus();
 }
 
@@ -128,12 +118,8 @@ py::dict Collector::FinishColumn(Column& column) {
   py::dict out = ColumnHead(meta);
   if (meta.category == ColumnCategory::kTag) {
     out["kind"] = "tag";
-    out["values"] = ReleaseTagCodes(column.values, tag_code_width_, column.categories.size());
-    py::list categories;
-    for (const std::string& c : column.categories) {
-      categories.append(py::reinterpret_steal<py::object>(DecodeValue(c.data(), c.size(), false)));
-    }
-    out["categories"] = categories;
+    out["values"] = ReleaseTagCodes(column.values, tag_code_width_, column.tags.values().size());
+    out["categories"] = CategoriesOf(column.tags.values());
     return out;
   }
   if (meta.category != ColumnCategory::kField) {

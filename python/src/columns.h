@@ -14,11 +14,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "buffer.h"
+#include "tag_codes.h"
 #include "tsread/read/projection.h"
 #include "tsread/read/table_reader.h"
 #include "values.h"
@@ -59,8 +59,7 @@ class Collector {
     Buffer mask;     // one byte per row, 1 = null; written only from the first null on
     bool has_nulls = false;
     bool keep_mask = false;  // whether the mask goes to Python (not for NaN floats or objects)
-    std::unordered_map<std::string, int32_t> codes;  // TAG: value -> category code
-    std::vector<std::string> categories;             // TAG: in code order (first seen)
+    TagDictionary tags;  // TAG: the categories and their codes
   };
 
   absl::Status AppendField(Column& column, const ColumnVector& values, size_t rows);

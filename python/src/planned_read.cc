@@ -55,10 +55,9 @@ struct PlannedRead::Piece {
   size_t offset = 0;     // the first row of the slice
   size_t rows = 0;       // rows written
   size_t populated = 0;  // rows of the slice populated
-  // Per projected column (only TAG columns use them): the values in first-seen order and their
-  // local codes (what is written), then the global code of each local one (Seal).
-  std::vector<std::vector<std::string>> tag_values;
-  std::vector<std::unordered_map<std::string, int32_t>> tag_codes;
+  // Per projected column (only TAG columns use them): the piece's values and their local codes
+  // (what is written), then the global code of each local one (Seal).
+  std::vector<TagDictionary> tags;
   std::vector<std::vector<int32_t>> tag_global;
   // Per projected column (only TEXT/STRING/BLOB FIELD columns use them): the bytes and the
   // offsets (rows + 1) of the piece's values.
@@ -137,8 +136,7 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
     if (column->needs_mask && !column->mask.Reserve(rows)) return nullptr;
   }
   for (auto& piece : read->pieces_) {
-    piece->tag_values.resize(projection.size());
-    piece->tag_codes.resize(projection.size());
+    piece->tags.resize(projection.size());
     piece->tag_global.resize(projection.size());
     piece->bytes.resize(projection.size());
     piece->offsets.resize(projection.size());
@@ -192,17 +190,7 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
     Column& column = *columns_[j];
     if (column.meta.category == ColumnCategory::kTag) {
       // One value per batch (its device's): a code looked up once, then filled in.
-      int32_t code = -1;
-      if (std::optional<std::string_view> value = batch.tag(j)) {
-        std::vector<std::string>& values = piece.tag_values[j];
-        auto [it, added] = piece.tag_codes[j].try_emplace(std::string(*value), static_cast<int32_t>(values.size()));
-        if (added) {
-          // Cannot happen: each device has one value, and the width is for the scan's devices.
-          if (it->second > MaxTagCode(column.width)) return absl::InternalError("more TAG values than the scan's devices");
-          values.emplace_back(*value);
-        }
-        code = it->second;
-      }
+      TSREAD_ASSIGN_OR_RETURN(const int32_t code, piece.tags[j].CodeOf(batch.tag(j), column.width));
       FillTagCodes(column.values.data() + at * column.width, column.width, code, rows);
       continue;
     }
@@ -295,7 +283,7 @@ void PlannedRead::Seal() {
     if (column.meta.category != ColumnCategory::kTag) continue;
     std::unordered_map<std::string_view, int32_t> codes;
     for (auto& piece : pieces_) {
-      for (const std::string& value : piece->tag_values[j]) {
+      for (const std::string& value : piece->tags[j].values()) {
         auto [it, added] = codes.try_emplace(value, static_cast<int32_t>(column.categories.size()));
         if (added) column.categories.emplace_back(value);
         piece->tag_global[j].push_back(it->second);
@@ -335,11 +323,7 @@ py::list PlannedRead::Finish() {
       c["kind"] = "tag";
       column.values.SetSize(rows_ * column.width);
       c["values"] = ReleaseTagCodes(column.values, column.width, column.categories.size());
-      py::list categories;
-      for (const std::string& value : column.categories) {
-        categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));
-      }
-      c["categories"] = categories;
+      c["categories"] = CategoriesOf(column.categories);
     } else if (meta.category != ColumnCategory::kField) {
       c["kind"] = "str";  // ATTRIBUTE columns carry no values in table scans: all null
       c["values"] = NoneArray(rows_);

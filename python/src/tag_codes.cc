@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "values.h"
+
 namespace py = pybind11;
 
 namespace tsread::python {
@@ -70,6 +72,24 @@ py::array ReleaseTagCodes(Buffer& codes, size_t width, size_t categories) {
   py::array out;
   WithCodeType(width, [&](auto type) { out = codes.Release(py::dtype::of<decltype(type)>()); });
   return out;
+}
+
+py::list CategoriesOf(const std::vector<std::string>& values) {
+  py::list categories;
+  for (const std::string& value : values) {
+    categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));
+  }
+  return categories;
+}
+
+absl::StatusOr<int32_t> TagDictionary::CodeOf(std::optional<std::string_view> value, size_t width) {
+  if (!value.has_value()) return -1;
+  auto [it, added] = codes_.try_emplace(std::string(*value), static_cast<int32_t>(values_.size()));
+  if (added) {
+    if (it->second > MaxTagCode(width)) return absl::InternalError("more TAG values than the scan's devices");
+    values_.emplace_back(*value);
+  }
+  return it->second;
 }
 
 }  // namespace tsread::python

@@ -9,11 +9,17 @@
 #define TSREAD_PYTHON_TAG_CODES_H_
 
 #include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "buffer.h"
 
 namespace tsread::python {
@@ -29,6 +35,21 @@ void RemapTagCodes(char* codes, size_t width, size_t rows, const std::vector<int
 // The codes (`width` bytes each, the buffer's whole size) as the numpy array pandas makes for
 // `categories` categories, narrowed in place when written wider. Needs the GIL.
 pybind11::array ReleaseTagCodes(Buffer& codes, size_t width, size_t categories);
+// The values as the Python list of a Categorical's categories (str). Needs the GIL.
+pybind11::list CategoriesOf(const std::vector<std::string>& values);
+
+// A TAG column's values in the order first seen, each coded by its position.
+class TagDictionary {
+ public:
+  // The code of `value` (-1 for null), added when new. InternalError when a new code would not
+  // fit `width` bytes: cannot happen while the width is for the scan's devices.
+  absl::StatusOr<int32_t> CodeOf(std::optional<std::string_view> value, size_t width);
+  const std::vector<std::string>& values() const { return values_; }
+
+ private:
+  std::unordered_map<std::string, int32_t> codes_;
+  std::vector<std::string> values_;
+};
 
 }  // namespace tsread::python
 

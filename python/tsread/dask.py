@@ -35,7 +35,7 @@ class _SplitRead:
         self._columns = list(columns)  # the partition's columns, in order (the index not among them)
         self._options = options
         self._index = index
-        self._filler = filler  # what to read when only the time is wanted (a TAG column costs no chunks)
+        self._filler = filler  # [column] to read when only the time is wanted (a TAG column costs no chunks)
 
     @property
     def columns(self):
@@ -55,7 +55,7 @@ class _SplitRead:
         values = [c for c in wanted if c != "time"]
         columns = _tsread.read_split(split_bytes, float_nan=not self._options["nullable_float"],
                                      time_ns=self._options["time_as"] == "datetime", rows_hint=rows,
-                                     columns=values or [self._filler] if self._filler else values,
+                                     columns=values or self._filler,
                                      with_time="time" in wanted)
         by_name = {c["name"]: c for c in columns}
         frame = _frame.to_frame([by_name[name] for name in wanted], self._options)
@@ -135,6 +135,7 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     if not kept:
         return dd.from_pandas(meta, npartitions=1)
     divisions = _divisions(_bounds(kept, start_ms, end_ms), options["time_as"]) if index == "time" else None
-    filler = next((name for name, category, _type in spec if category == "TAG"), spec[0][0] if spec else None)
+    tags = [name for name, category, _type in spec if category == "TAG"]
+    filler = (tags or [name for name, _category, _type in spec])[:1]
     return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(s[0], s[2]) for s in kept], meta=meta,
                        divisions=divisions, label="read-tsfile", enforce_metadata=False)
