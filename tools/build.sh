@@ -18,6 +18,8 @@ case "$type" in
   *) echo "usage: tools/build.sh [release|debug|asan|tsan|shared]" >&2; exit 1 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
+# ccache (tools/setup.sh installs it) makes rebuilds of unchanged sources, in any build folder, cheap.
+if command -v ccache >/dev/null; then extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "build/$type" -DCMAKE_BUILD_TYPE="$cmake_type" "${extra[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done

@@ -3,7 +3,7 @@
 # extension (idempotent: a quick no-op when everything is present).
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ccache
   libabsl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev nlohmann-json3-dev
   liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev liblzma-dev liblzo2-dev
   clang libclang-rt-dev

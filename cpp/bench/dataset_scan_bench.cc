@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 
 namespace tsread {
 namespace {

@@ -2,7 +2,7 @@
 // from metadata alone) — a minimal program against the installed tsread package.
 #include <iostream>
 
-#include "tsread/read/file_summary.h"
+#include "tsread/aggregate/file_summary.h"
 #include "tsread/read/table_scanner.h"
 
 int main(int argc, char** argv) {

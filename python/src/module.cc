@@ -18,9 +18,9 @@
 
 #include "columns.h"
 #include "planned_read.h"
-#include "tsread/read/dataset.h"
-#include "tsread/read/dataset_scanner.h"
-#include "tsread/read/file_summary.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/dataset/dataset_scanner.h"
+#include "tsread/aggregate/file_summary.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/tsfile_reader.h"
 

@@ -28,7 +28,7 @@
 
 #include "absl/status/statusor.h"
 #include "buffer.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 #include "values.h"
 
 namespace tsread::python {

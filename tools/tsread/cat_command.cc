@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "output.h"
 #include "row_writer.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 #include "tsread/read/series_reader.h"
 
 namespace tsread::cli {

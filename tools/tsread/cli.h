@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tsread/read/aligned_device_reader.h"
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread::cli {

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "column_details.h"
-#include "tsread/read/file_summary.h"
+#include "tsread/aggregate/file_summary.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread::cli {

@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.h"
-#include "tsread/read/salvage.h"
-#include "tsread/repair/sealed_copy.h"
+#include "tsread/check/salvage.h"
+#include "tsread/check/sealed_copy.h"
 #include "tsread/write/output_sink.h"
 
 namespace tsread::cli {

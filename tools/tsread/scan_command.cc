@@ -16,8 +16,8 @@
 #include "absl/strings/str_split.h"
 #include "cli.h"
 #include "progress_bar.h"
-#include "tsread/read/dataset_scanner.h"
-#include "tsread/read/file_summary.h"
+#include "tsread/dataset/dataset_scanner.h"
+#include "tsread/aggregate/file_summary.h"
 #include "value_format.h"
 
 namespace tsread::cli {

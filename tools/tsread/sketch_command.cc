@@ -13,7 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "cli.h"
 #include "tsread/io/status_macros.h"
-#include "tsread/read/data_section_walker.h"
+#include "tsread/check/data_section_walker.h"
 #include "tsread/read/tsfile_reader.h"
 #include "value_format.h"
 

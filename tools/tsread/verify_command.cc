@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "cli.h"
-#include "tsread/read/file_verifier.h"
+#include "tsread/check/file_verifier.h"
 
 namespace tsread::cli {
 

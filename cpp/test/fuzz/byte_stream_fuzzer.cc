@@ -11,7 +11,7 @@
 #include "tsread/format/timeseries_metadata.h"
 #include "tsread/format/tsfile_metadata.h"
 #include "tsread/io/byte_stream.h"
-#include "tsread/read/split_codec.h"
+#include "tsread/dataset/split_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;

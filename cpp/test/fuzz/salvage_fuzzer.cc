@@ -11,8 +11,8 @@
 
 #include "testing/read_everything.h"
 #include "tsread/io/random_access_file.h"
-#include "tsread/read/salvage.h"
-#include "tsread/repair/sealed_copy.h"
+#include "tsread/check/salvage.h"
+#include "tsread/check/sealed_copy.h"
 #include "tsread/write/output_sink.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

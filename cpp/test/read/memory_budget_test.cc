@@ -21,7 +21,6 @@
 #include "testing/fixtures.h"
 #include "testing/row_key.h"
 #include "tsread/io/random_access_file.h"
-#include "tsread/read/dataset_scanner.h"
 #include "tsread/read/table_scanner.h"
 #include "tsread/read/tsfile_reader.h"
 #include "tsread/write/tsfile_writer.h"
@@ -155,45 +154,6 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, BudgetedScanTest,
                                            BudgetCase{"table_comp_ZSTD.tsfile", "t_comp"},
                                            BudgetCase{"table_alltypes.tsfile", "t_all"}),
                          [](const ::testing::TestParamInfo<BudgetCase>& info) { return std::string(info.param.table); });
-
-TEST(BudgetedScanTest, ADatasetScanSharesOneBudgetAcrossFiles) {
-  const fs::path dir = fs::temp_directory_path() / absl::StrCat("tsread_budget_", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (int i = 0; i < 3; ++i) {
-    fs::copy_file(testing::FixturePath("table_many_devices.tsfile"), dir / absl::StrCat("f", i, ".tsfile"));
-  }
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open({dir.string()});
-  ASSERT_TRUE(dataset.ok()) << dataset.status();
-  auto scan = [&](int threads, std::shared_ptr<MemoryBudget> budget) {
-    DatasetScanOptions options;
-    options.num_threads = threads;
-    options.ordered = false;
-    options.shared_memory_budget = std::move(budget);
-    absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(**dataset, options);
-    EXPECT_TRUE(scanner.ok()) << scanner.status();
-    std::mutex mutex;
-    std::vector<std::string> rows;
-    EXPECT_TRUE((*scanner)
-                    ->Scan([&](int, const TableBatch& batch) {
-                      std::lock_guard<std::mutex> lock(mutex);
-                      for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(testing::RowKey(batch, r, true));
-                      return absl::OkStatus();
-                    })
-                    .ok());
-    std::sort(rows.begin(), rows.end());
-    return rows;
-  };
-  const std::vector<std::string> expected = scan(1, nullptr);
-  ASSERT_EQ(expected.size(), 300000u);  // 3 x the fixture's 100,000 rows
-  auto roomy = std::make_shared<MemoryBudget>(uint64_t{1} << 40);
-  EXPECT_EQ(scan(1, roomy), expected);
-  auto tight = std::make_shared<MemoryBudget>(roomy->peak());
-  EXPECT_EQ(scan(2, tight), expected);
-  EXPECT_LE(tight->peak(), roomy->peak());
-  EXPECT_EQ(tight->in_use(), 0u);
-  fs::remove_all(dir);
-}
 
 TEST(BudgetedScanTest, AChunkGroupLargerThanTheBudgetIsAClearError) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(testing::FixturePath("table_comp_ZSTD.tsfile"));

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tsread/read/data_section_walker.h"
+#include "tsread/check/data_section_walker.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread::testing {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "tsread/read/file_summary.h"
+#include "tsread/aggregate/file_summary.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/table_scanner.h"
 

@@ -23,7 +23,7 @@
 #include "testing/table_rows.h"
 #include "tsread/io/random_access_file.h"
 #include "tsread/io/status_macros.h"
-#include "tsread/read/file_verifier.h"
+#include "tsread/check/file_verifier.h"
 #include "tsread/read/tsfile_reader.h"
 #include "tsread/write/device_order.h"
 

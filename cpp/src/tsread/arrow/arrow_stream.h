@@ -21,7 +21,7 @@
 
 #include "absl/status/status.h"
 #include "tsread/arrow/c_data_interface.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {

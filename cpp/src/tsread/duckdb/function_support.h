@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/read/aligned_device_reader.h"  // TimeRange
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 
 namespace tsread::duckdb_ext {
 

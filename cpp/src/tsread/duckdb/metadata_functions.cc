@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/duckdb/function_support.h"
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread::duckdb_ext {

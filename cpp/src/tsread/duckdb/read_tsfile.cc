@@ -17,8 +17,8 @@
 #include "tsread/common/calendar.h"
 #include "tsread/duckdb/function_support.h"
 #include "tsread/duckdb/tag_enums.h"
-#include "tsread/read/dataset.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/dataset/dataset_scanner.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread::duckdb_ext {

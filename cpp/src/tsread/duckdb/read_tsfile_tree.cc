@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/common/java_number_text.h"
 #include "tsread/duckdb/function_support.h"
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/tsfile_reader.h"
 

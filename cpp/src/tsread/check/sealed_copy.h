@@ -1,11 +1,11 @@
 // WriteSealedCopy: turns an unsealed TsFile into a sealed one (docs/robustness.md, "Unsealed
-// files"). The copy is the head and the data section that salvage keeps (read/salvage.h),
+// files"). The copy is the head and the data section that salvage keeps (check/salvage.h),
 // verbatim, then a new index and tail: TimeseriesMetadata with statistics recomputed from the
 // decoded values, measurement and device index nodes, TsFileMetadata (format reference §5-§7).
 //
 // Layering: salvage is read/ (a walk and decoders), the index and tail are write/ (index_writer,
 // statistics_builder, output_sink); this module is the one place that uses both, so read/ and
-// write/ stay independent of each other (CMakeLists.txt: tsread_repair).
+// write/ stay independent of each other (CMakeLists.txt: tsread_check).
 //
 // Versions: a version-4 file gets a V4 index (tables and tree-model devices, aligned and not);
 // a version-3 file keeps its version byte and its data section (plain device paths, §2.2), so it
@@ -16,8 +16,8 @@
 // catalog; `tsread salvage --schema-from` from another file of the same tables); a table-model
 // table without one gets TAG columns named by position (tag0, tag1, ...) and a warning. FIELD
 // columns are the measurements of the chunk headers, with their types.
-#ifndef TSREAD_REPAIR_SEALED_COPY_H_
-#define TSREAD_REPAIR_SEALED_COPY_H_
+#ifndef TSREAD_CHECK_SEALED_COPY_H_
+#define TSREAD_CHECK_SEALED_COPY_H_
 
 #include <cstdint>
 #include <string>
@@ -26,7 +26,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/format/table_schema.h"
 #include "tsread/io/random_access_file.h"
-#include "tsread/read/salvage.h"
+#include "tsread/check/salvage.h"
 #include "tsread/write/output_sink.h"
 
 namespace tsread {
@@ -54,4 +54,4 @@ absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, Out
 
 }  // namespace tsread
 
-#endif  // TSREAD_REPAIR_SEALED_COPY_H_
+#endif  // TSREAD_CHECK_SEALED_COPY_H_

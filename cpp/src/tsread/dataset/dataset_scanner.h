@@ -11,8 +11,8 @@
 // Batches carry their file (TableBatch::file) and that file's projection (TableBatch::projection,
 // for TAG segments); their columns are the dataset's projection() in order, a column the file
 // lacks all null.
-#ifndef TSREAD_READ_DATASET_SCANNER_H_
-#define TSREAD_READ_DATASET_SCANNER_H_
+#ifndef TSREAD_DATASET_DATASET_SCANNER_H_
+#define TSREAD_DATASET_DATASET_SCANNER_H_
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {
@@ -169,4 +169,4 @@ class SplitReader {
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_DATASET_SCANNER_H_
+#endif  // TSREAD_DATASET_DATASET_SCANNER_H_

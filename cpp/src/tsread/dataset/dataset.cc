@@ -1,4 +1,4 @@
-#include "tsread/read/dataset.h"
+#include "tsread/dataset/dataset.h"
 
 #include <algorithm>
 #include <set>

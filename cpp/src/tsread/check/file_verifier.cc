@@ -1,4 +1,4 @@
-#include "tsread/read/file_verifier.h"
+#include "tsread/check/file_verifier.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/chunk_data.h"
-#include "tsread/read/data_section_walker.h"
+#include "tsread/check/data_section_walker.h"
 
 namespace tsread {
 namespace {

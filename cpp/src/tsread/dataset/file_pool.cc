@@ -1,4 +1,4 @@
-#include "tsread/read/file_pool.h"
+#include "tsread/dataset/file_pool.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,7 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
-#include "tsread/read/split_codec.h"
+#include "tsread/dataset/split_codec.h"
 
 namespace tsread {
 namespace {

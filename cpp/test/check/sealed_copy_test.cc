@@ -2,7 +2,7 @@
 // VerifyFile, and reads back exactly the rows of the groups the salvage rule keeps — each device's
 // first rows of the fixture CSV (the rule's groups and their row counts come from the sealed
 // original's own index, testing/chunk_group_layout.h).
-#include "tsread/repair/sealed_copy.h"
+#include "tsread/check/sealed_copy.h"
 
 #include <map>
 #include <set>
@@ -15,7 +15,7 @@
 #include "testing/fixture_rows.h"
 #include "testing/fixtures.h"
 #include "testing/test_mode.h"
-#include "tsread/read/file_verifier.h"
+#include "tsread/check/file_verifier.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/table_scanner.h"
 #include "tsread/read/tsfile_reader.h"

@@ -1,4 +1,4 @@
-#include "tsread/read/salvage.h"
+#include "tsread/check/salvage.h"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +12,7 @@
 #include "tsread/io/byte_stream.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/chunk_data.h"
-#include "tsread/read/data_section_walker.h"
+#include "tsread/check/data_section_walker.h"
 
 namespace tsread {
 namespace {

@@ -1,4 +1,4 @@
-#include "tsread/read/data_section_walker.h"
+#include "tsread/check/data_section_walker.h"
 
 #include "absl/strings/str_cat.h"
 #include "tsread/io/byte_stream.h"

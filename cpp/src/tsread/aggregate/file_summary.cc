@@ -1,4 +1,4 @@
-#include "tsread/read/file_summary.h"
+#include "tsread/aggregate/file_summary.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // §2.4): chunk groups, chunk headers, page headers, operation-index records. Used by `tsread
 // sketch` and verification (sealed files: [7, metaOffset]) and by salvage (unsealed files: from 7
 // to wherever the bytes stop making sense). It reports what is where, not values.
-#ifndef TSREAD_READ_DATA_SECTION_WALKER_H_
-#define TSREAD_READ_DATA_SECTION_WALKER_H_
+#ifndef TSREAD_CHECK_DATA_SECTION_WALKER_H_
+#define TSREAD_CHECK_DATA_SECTION_WALKER_H_
 
 #include <cstdint>
 #include <optional>
@@ -57,4 +57,4 @@ absl::Status WalkDataSection(const TsFileReader& reader, DataSectionVisitor& vis
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_DATA_SECTION_WALKER_H_
+#endif  // TSREAD_CHECK_DATA_SECTION_WALKER_H_

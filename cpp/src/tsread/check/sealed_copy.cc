@@ -1,4 +1,4 @@
-#include "tsread/repair/sealed_copy.h"
+#include "tsread/check/sealed_copy.h"
 
 #include <algorithm>
 #include <map>

@@ -2,7 +2,7 @@
 // split by time with the writer, files of differing schemas) read as one table, compared with the
 // fixtures' expected CSVs; pruning counted in bytes read; bad files in the middle; serialized
 // splits; the open-file bound.
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 
 #include <dirent.h>
 #include <unistd.h>

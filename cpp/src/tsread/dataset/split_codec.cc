@@ -1,4 +1,4 @@
-#include "tsread/read/split_codec.h"
+#include "tsread/dataset/split_codec.h"
 
 #include "absl/strings/str_cat.h"
 #include "tsread/io/byte_stream.h"

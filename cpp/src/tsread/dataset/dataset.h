@@ -11,8 +11,8 @@
 // readers' union by name): a column is in the dataset's table if any file has it; a file that
 // lacks it reads it as null. The same name with another type or category in two files is an
 // error naming both.
-#ifndef TSREAD_READ_DATASET_H_
-#define TSREAD_READ_DATASET_H_
+#ifndef TSREAD_DATASET_DATASET_H_
+#define TSREAD_DATASET_DATASET_H_
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "tsread/format/table_schema.h"
-#include "tsread/read/file_pool.h"
+#include "tsread/dataset/file_pool.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -109,4 +109,4 @@ class Dataset {
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_DATASET_H_
+#endif  // TSREAD_DATASET_DATASET_H_

@@ -1,6 +1,6 @@
 // SummarizeFile (what `tsread info --json` prints) against every fixture's summary.json, which
 // the Apache Java reader produced.
-#include "tsread/read/file_summary.h"
+#include "tsread/aggregate/file_summary.h"
 
 #include <fstream>
 

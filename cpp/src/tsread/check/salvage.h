@@ -13,8 +13,8 @@
 // the index, so its row count comes from the stream itself (encoding/time_stream_count.h) or,
 // for an aligned time page whose encoding does not say, from the row count its value pages store
 // (§8.3).
-#ifndef TSREAD_READ_SALVAGE_H_
-#define TSREAD_READ_SALVAGE_H_
+#ifndef TSREAD_CHECK_SALVAGE_H_
+#define TSREAD_CHECK_SALVAGE_H_
 
 #include <cstdint>
 #include <functional>
@@ -117,4 +117,4 @@ absl::StatusOr<SalvageReport> SalvageDataSection(const RandomAccessFile& file, c
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_SALVAGE_H_
+#endif  // TSREAD_CHECK_SALVAGE_H_

@@ -2,8 +2,8 @@
 // them), inside group headers, chunk headers and page bodies, inside the index and the tail: what
 // it keeps must be what the rule keeps, computed from the sealed original's own index
 // (testing/chunk_group_layout.h). The sealed copies and their values are in
-// repair/sealed_copy_test.cc.
-#include "tsread/read/salvage.h"
+// check/sealed_copy_test.cc.
+#include "tsread/check/salvage.h"
 
 #include <map>
 #include <set>

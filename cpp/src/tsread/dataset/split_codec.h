@@ -6,8 +6,8 @@
 // Layout: "TSRSPLIT" magic, version byte 1, then fields in the order of SplitDescription.
 // Strings and lists are a LEB128 count followed by their items; 64-bit integers are 8 bytes
 // big-endian (as in TsFile).
-#ifndef TSREAD_READ_SPLIT_CODEC_H_
-#define TSREAD_READ_SPLIT_CODEC_H_
+#ifndef TSREAD_DATASET_SPLIT_CODEC_H_
+#define TSREAD_DATASET_SPLIT_CODEC_H_
 
 #include <cstdint>
 #include <string>
@@ -37,4 +37,4 @@ absl::StatusOr<SplitDescription> DecodeSplit(std::string_view bytes);
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_SPLIT_CODEC_H_
+#endif  // TSREAD_DATASET_SPLIT_CODEC_H_

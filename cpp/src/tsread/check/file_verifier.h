@@ -2,8 +2,8 @@
 // (§2.4), checks that the index and the chunks agree (every ChunkMetadata points at a chunk of
 // that series and type), decodes every page, and compares page and chunk statistics with the
 // decoded data (count, start/end time, min/max) and timestamps with their order.
-#ifndef TSREAD_READ_FILE_VERIFIER_H_
-#define TSREAD_READ_FILE_VERIFIER_H_
+#ifndef TSREAD_CHECK_FILE_VERIFIER_H_
+#define TSREAD_CHECK_FILE_VERIFIER_H_
 
 #include <cstdint>
 #include <string>
@@ -38,4 +38,4 @@ absl::StatusOr<VerifyReport> VerifyFile(const TsFileReader& reader, const ReadLi
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_FILE_VERIFIER_H_
+#endif  // TSREAD_CHECK_FILE_VERIFIER_H_

@@ -1,7 +1,7 @@
 // FileSummary: what `tsread info` reports, computed from metadata alone (no page is read):
 // per table its device and row counts, and the tree-model devices, series and points.
-#ifndef TSREAD_READ_FILE_SUMMARY_H_
-#define TSREAD_READ_FILE_SUMMARY_H_
+#ifndef TSREAD_AGGREGATE_FILE_SUMMARY_H_
+#define TSREAD_AGGREGATE_FILE_SUMMARY_H_
 
 #include <cstdint>
 #include <optional>
@@ -40,4 +40,4 @@ absl::StatusOr<FileSummary> SummarizeFile(const TsFileReader& reader);
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_FILE_SUMMARY_H_
+#endif  // TSREAD_AGGREGATE_FILE_SUMMARY_H_

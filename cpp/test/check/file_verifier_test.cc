@@ -1,4 +1,4 @@
-#include "tsread/read/file_verifier.h"
+#include "tsread/check/file_verifier.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -2,8 +2,8 @@
 // so that a dataset of any number of files never runs out of file descriptors or address space.
 // A file is opened when a scan first needs it; a reader nobody uses is kept open for the next
 // use until room is needed (least recently used first).
-#ifndef TSREAD_READ_FILE_POOL_H_
-#define TSREAD_READ_FILE_POOL_H_
+#ifndef TSREAD_DATASET_FILE_POOL_H_
+#define TSREAD_DATASET_FILE_POOL_H_
 
 #include <cstddef>
 #include <functional>
@@ -63,4 +63,4 @@ class FilePool {
 
 }  // namespace tsread
 
-#endif  // TSREAD_READ_FILE_POOL_H_
+#endif  // TSREAD_DATASET_FILE_POOL_H_

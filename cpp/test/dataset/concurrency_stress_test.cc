@@ -17,7 +17,7 @@
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
 #include "testing/row_key.h"
-#include "tsread/read/dataset_scanner.h"
+#include "tsread/dataset/dataset_scanner.h"
 #include "tsread/read/memory_budget.h"
 
 namespace tsread {
