@@ -45,12 +45,13 @@ if [[ $mode != quick ]]; then
 fi
 if [[ $mode != quick ]]; then
   echo "== stage: ThreadSanitizer (parallel scans)"
-  tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_concurrency_stress_test \
-    read_memory_budget_test >/dev/null
+  tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_dataset_scanner_test \
+    dataset_concurrency_stress_test read_memory_budget_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
     --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*"
   # Datasets: unordered workers sharing a split queue and the file pool.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_test --gtest_brief=1
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_scanner_test --gtest_brief=1
   # Many independent scans at once on one reader and one dataset, cancelled at random points.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_concurrency_stress_test --gtest_brief=1
   # Threads sharing one memory budget: waits, back-offs and reloads.

@@ -97,8 +97,12 @@ struct TableState {
   std::vector<SeenField> fields;  // in the order first seen
 };
 
-// Table-model devices are those whose segment 0 does not start with "root." (§2.2).
-bool IsTableModel(std::string_view table) { return !absl::StartsWith(ToAbsl(table), "root."); }
+// Table-model devices are those whose segment 0 is neither "root" nor starts with "root." (§2.2):
+// a tree device of two levels (`root.a`) splits into ["root", "a"], so its segment 0 is "root"
+// itself. Without the lost tail's schemas this is the only sign of the model.
+bool IsTableModel(std::string_view table) {
+  return table != "root" && !absl::StartsWith(ToAbsl(table), "root.");
+}
 
 class SealedIndexBuilder {
  public:

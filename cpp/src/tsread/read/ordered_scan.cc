@@ -17,48 +17,31 @@
 // long scan allocates nothing in steady state.
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <functional>
-#include <optional>
-#include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "tsread/io/status_macros.h"
+#include "tsread/read/ordered_batch_queue.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {
 namespace {
 
-// Batches travel in groups so that the lock and the wake-up are paid once per group.
-using BatchGroup = std::vector<TableBatch>;
-constexpr size_t kBatchesPerGroup = 8;
-constexpr size_t kMaxGroups = 2;
 // Splits per thread: small splits keep what a thread running ahead must buffer small.
 constexpr size_t kSplitsPerThread = 32;
 
-// Moves the cursor's batch into `group`, giving the cursor the buffers of an already delivered
-// batch in exchange (batches own all their values, so this is a swap). True when there was none
-// to give and a new batch was made.
-bool TakeBatch(TableBatch& from, BatchGroup& group, BatchGroup& spare) {
-  const bool made = spare.empty();
-  if (made) {
-    group.emplace_back();
-  } else {
-    group.push_back(std::move(spare.back()));
-    spare.pop_back();
-  }
-  TableBatch& to = group.back();
-  to.device = from.device;
-  to.projection = from.projection;
-  to.file = from.file;
-  std::swap(to.times, from.times);
-  std::swap(to.columns, from.columns);
-  return made;
-}
-
 }  // namespace
+
+using ordered_scan_internal::BatchGroup;
+using ordered_scan_internal::kBatchesPerGroup;
+using ordered_scan_internal::kMaxGroups;
+using ordered_scan_internal::SplitState;
+using ordered_scan_internal::TakeBatch;
 
 class TableScanner::OrderedScan {
  public:
@@ -78,29 +61,12 @@ class TableScanner::OrderedScan {
     // Stopped mid-split, the calling thread's cursor still holds its share of a memory budget,
     // which a worker still loading may be waiting for (memory_budget.h).
     cursors_[0]->ReleaseMemory();
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-      room_.notify_all();
-    }
-    for (std::thread& t : pool) t.join();
-    // Keep what a scan has in flight in steady state (the window's queues and each thread's group
-    // and spare); the calling thread may have queued a whole split ahead, more than the next scan
-    // needs.
-    const size_t keep = window_ * kMaxGroups + 2 * static_cast<size_t>(scanner_.options_.num_threads);
-    if (delivered_.size() > keep) delivered_.resize(keep);
-    workspace_.batch_groups_ = std::move(delivered_);
-    workspace_.batches_made_ += batches_made_.load();
+    StopWorkers(pool);
+    GiveBackBuffers();
     return result;
   }
 
  private:
-  struct SplitState {
-    std::deque<BatchGroup> groups;
-    bool done = false;
-    absl::Status status;  // the split's decode error, delivered at its place in the order
-  };
-
   // Per decoding thread: its cursor and batch buffers.
   struct Decoder {
     Cursor& cursor;
@@ -108,11 +74,51 @@ class TableScanner::OrderedScan {
     BatchGroup spare;  // delivered batches whose buffers the cursor takes next
   };
 
+  // ---- The end of the scan.
+
+  void StopWorkers(std::vector<std::thread>& pool) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+      room_.notify_all();
+    }
+    for (std::thread& t : pool) t.join();
+  }
+
+  // Gives the batch groups back to the workspace, with the count of batches made.
+  void GiveBackBuffers() {
+    // Keep what a scan has in flight in steady state (the window's queues and each thread's group
+    // and spare); the calling thread may have queued a whole split ahead, more than the next scan
+    // needs.
+    const size_t keep = window_ * kMaxGroups + 2 * static_cast<size_t>(scanner_.options_.num_threads);
+    if (delivered_.size() > keep) delivered_.resize(keep);
+    workspace_.batch_groups_ = std::move(delivered_);
+    workspace_.batches_made_ += batches_made_.load();
+  }
+
+  // ---- Claiming splits.
+
   // The next split within the window, if any (under the lock).
   std::optional<size_t> ClaimLocked() {
     if (stop_ || next_to_claim_ >= splits_.size() || next_to_claim_ >= delivering_ + window_) return std::nullopt;
     return next_to_claim_++;
   }
+
+  // Pool worker: waits for a split within the window and claims it; nullopt once every split is
+  // claimed or the scan is stopping.
+  std::optional<size_t> WorkerClaim(Decoder& d) {
+    d.cursor.ReleaseMemory();  // before waiting for a split (memory_budget.h)
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::optional<size_t> claimed;
+    room_.wait(lock, [&] {
+      claimed = ClaimLocked();
+      return stop_ || claimed.has_value() || next_to_claim_ >= splits_.size();
+    });
+    if (claimed.has_value()) TakeSpareLocked(d);
+    return claimed;
+  }
+
+  // ---- Decoding a split.
 
   void TakeSpareLocked(Decoder& d) {
     if (d.spare.empty() && !delivered_.empty()) {
@@ -120,6 +126,51 @@ class TableScanner::OrderedScan {
       delivered_.pop_back();
     }
   }
+
+  // Decodes split `s`. On the calling thread, delivers what is ready between batches, and once
+  // `s` is the split being delivered with nothing queued before, consumes its batches directly.
+  // The returned error is the split's own (a decode error); a delivery error (the callback's, or
+  // an earlier split's) is kept in final_error_ and ends the split with Cancelled.
+  absl::Status DecodeSplit(Decoder& d, size_t s, bool on_caller) {
+    const absl::Status stopped = absl::CancelledError("scan stopped");
+    d.cursor.Restart(splits_[s]);
+    while (true) {
+      TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, d.cursor.Next());
+      if (batch == nullptr) break;
+      bool consumed = false;
+      if (on_caller && !CallerTakeTurn(d, s, *batch, consumed)) return stopped;
+      if (!consumed && !QueueBatch(d, s, *batch, on_caller)) return stopped;
+    }
+    if (!d.group.empty() && !Publish(d, s, on_caller)) return stopped;
+    return absl::OkStatus();
+  }
+
+  // Calling thread, with `batch` of split `s` decoded: delivers what is ready, and once `s` is
+  // the split being delivered with nothing queued, consumes `batch` directly (`consumed`). False
+  // once delivery failed.
+  bool CallerTakeTurn(Decoder& d, size_t s, const TableBatch& batch, bool& consumed) {
+    if (!Deliver(DeliverReady())) return false;
+    if (!IsDelivering(s)) return true;
+    // What was decoded before `s` became the current split goes first.
+    if (!d.group.empty() && (!Publish(d, s, /*on_caller=*/true) || !Deliver(DeliverReady()))) return false;
+    consumed = true;
+    return Deliver(consume_(0, batch));
+  }
+
+  // Moves `batch` into the decoder's group, publishing the group once full. False once the scan
+  // is stopping (Publish).
+  bool QueueBatch(Decoder& d, size_t s, TableBatch& batch, bool on_caller) {
+    if (d.spare.empty()) {
+      // Reuse a delivered group's buffers rather than starting fresh batches: the groups a scan
+      // circulates then stay as many as it has in flight, also across the scans of a Workspace.
+      std::lock_guard<std::mutex> lock(mutex_);
+      TakeSpareLocked(d);
+    }
+    if (TakeBatch(batch, d.group, d.spare)) batches_made_.fetch_add(1, std::memory_order_relaxed);
+    return d.group.size() != kBatchesPerGroup || Publish(d, s, on_caller);
+  }
+
+  // ---- Publishing.
 
   // Queues the decoder's group for split `s`. While the split has kMaxGroups queued, a pool
   // worker waits for the calling thread to deliver some; the calling thread, whose split is not
@@ -158,10 +209,7 @@ class TableScanner::OrderedScan {
         d.cursor.ReleaseMemory();
         released = true;
       }
-      ready_.wait(lock, [&] {
-        const SplitState& split = state_[delivering_];
-        return !split.groups.empty() || split.done;
-      });
+      ready_.wait(lock, [&] { return CanDeliverLocked(); });
     }
   }
 
@@ -172,37 +220,7 @@ class TableScanner::OrderedScan {
     ready_.notify_one();
   }
 
-  // Decodes split `s`. On the calling thread, delivers what is ready between batches, and once
-  // `s` is the split being delivered with nothing queued before, consumes its batches directly.
-  // The returned error is the split's own (a decode error); a delivery error (the callback's, or
-  // an earlier split's) is kept in final_error_ and ends the split with Cancelled.
-  absl::Status DecodeSplit(Decoder& d, size_t s, bool on_caller) {
-    const absl::Status stopped = absl::CancelledError("scan stopped");
-    d.cursor.Restart(splits_[s]);
-    while (true) {
-      TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, d.cursor.Next());
-      if (batch == nullptr) break;
-      if (on_caller) {
-        if (!Deliver(DeliverReady())) return stopped;
-        if (IsDelivering(s)) {
-          // What was decoded before `s` became the current split goes first.
-          if (!d.group.empty() && (!Publish(d, s, on_caller) || !Deliver(DeliverReady()))) return stopped;
-          if (!Deliver(consume_(0, *batch))) return stopped;
-          continue;
-        }
-      }
-      if (d.spare.empty()) {
-        // Reuse a delivered group's buffers rather than starting fresh batches: the groups a scan
-        // circulates then stay as many as it has in flight, also across the scans of a Workspace.
-        std::lock_guard<std::mutex> lock(mutex_);
-        TakeSpareLocked(d);
-      }
-      if (TakeBatch(*batch, d.group, d.spare)) batches_made_.fetch_add(1, std::memory_order_relaxed);
-      if (d.group.size() == kBatchesPerGroup && !Publish(d, s, on_caller)) return stopped;
-    }
-    if (!d.group.empty() && !Publish(d, s, on_caller)) return stopped;
-    return absl::OkStatus();
-  }
+  // ---- Delivering (calling thread).
 
   // Keeps the first delivery error; true when `status` is OK.
   bool Deliver(absl::Status status) {
@@ -216,9 +234,16 @@ class TableScanner::OrderedScan {
     return s == delivering_ && state_[s].groups.empty();
   }
 
-  // Calling thread: hands every queued group of the split being delivered to the callback,
-  // moving on past finished splits, until it reaches one with nothing queued. An error is final:
-  // the callback's, or a split's decode error in its place.
+  // Whether the split being delivered has a group queued or has ended: what the calling thread
+  // waits for (under the lock).
+  bool CanDeliverLocked() const {
+    const SplitState& split = state_[delivering_];
+    return !split.groups.empty() || split.done;
+  }
+
+  // Hands every queued group of the split being delivered to the callback, moving on past
+  // finished splits, until it reaches one with nothing queued. An error is final: the callback's,
+  // or a split's decode error in its place.
   absl::Status DeliverReady() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (delivering_ < splits_.size()) {
@@ -241,6 +266,8 @@ class TableScanner::OrderedScan {
     return absl::OkStatus();
   }
 
+  // ---- The threads' loops.
+
   absl::Status CallerLoop() {
     Decoder d{*cursors_[0], {}, {}};
     while (true) {
@@ -250,37 +277,26 @@ class TableScanner::OrderedScan {
       if (std::optional<size_t> s = ClaimLocked(); s.has_value()) {
         TakeSpareLocked(d);
         lock.unlock();
-        absl::Status status = DecodeSplit(d, *s, /*on_caller=*/true);
-        if (!final_error_.ok()) return final_error_;
-        FinishSplit(*s, std::move(status));  // a decode error is delivered at its place
+        TSREAD_RETURN_IF_ERROR(CallerDecodeSplit(d, *s));
         continue;
       }
       d.cursor.ReleaseMemory();
-      ready_.wait(lock, [&] {
-        const SplitState& split = state_[delivering_];
-        return !split.groups.empty() || split.done;
-      });
+      ready_.wait(lock, [&] { return CanDeliverLocked(); });
     }
+  }
+
+  // Calling thread: decodes the split `s` it claimed. A delivery error is final (returned); the
+  // split's decode error is delivered at its place.
+  absl::Status CallerDecodeSplit(Decoder& d, size_t s) {
+    absl::Status status = DecodeSplit(d, s, /*on_caller=*/true);
+    if (!final_error_.ok()) return final_error_;
+    FinishSplit(s, std::move(status));
+    return absl::OkStatus();
   }
 
   void WorkerLoop(int worker) {
     Decoder d{*cursors_[static_cast<size_t>(worker)], {}, {}};
-    while (true) {
-      size_t s;
-      d.cursor.ReleaseMemory();  // before waiting for a split (memory_budget.h)
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        std::optional<size_t> claimed;
-        room_.wait(lock, [&] {
-          claimed = ClaimLocked();
-          return stop_ || claimed.has_value() || next_to_claim_ >= splits_.size();
-        });
-        if (!claimed.has_value()) return;
-        s = *claimed;
-        TakeSpareLocked(d);
-      }
-      FinishSplit(s, DecodeSplit(d, s, /*on_caller=*/false));
-    }
+    while (std::optional<size_t> s = WorkerClaim(d)) FinishSplit(*s, DecodeSplit(d, *s, /*on_caller=*/false));
   }
 
   const TableScanner& scanner_;

@@ -1,0 +1,302 @@
+// The Arrow arrays of an exported scan: the arrays' private data, validity, UTF-8 checks, FIELD
+// columns, constant and dictionary columns (TAG, ATTRIBUTE, the file column) and the batch's
+// struct array (arrow_array.h).
+#include "tsread/arrow/arrow_array.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "tsread/arrow/arrow_schema.h"
+#include "tsread/common/calendar.h"
+#include "tsread/common/tsfile_enums.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace arrow_internal {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Arrays: each ArrowArray owns an ArrayPrivate with the buffers it points to.
+
+struct ArrayPrivate {
+  std::vector<uint8_t> validity;
+  std::vector<uint8_t> bits;      // BOOLEAN values
+  std::vector<int32_t> int32s;    // INT32, DATE, dictionary indices
+  std::vector<int64_t> int64s;    // INT64, TIMESTAMP, time
+  std::vector<float> floats;
+  std::vector<double> doubles;
+  std::vector<int32_t> offsets;   // utf8 / binary
+  std::vector<char> data;
+  std::array<const void*, 3> buffers{};
+  std::vector<ArrowArray> children;
+  std::vector<ArrowArray*> child_pointers;
+  std::unique_ptr<ArrowArray> dictionary;
+};
+
+void ReleaseArray(ArrowArray* array) {
+  if (array == nullptr || array->release == nullptr) return;
+  std::unique_ptr<ArrayPrivate> owned(static_cast<ArrayPrivate*>(array->private_data));
+  for (ArrowArray& child : owned->children) {
+    if (child.release != nullptr) child.release(&child);
+  }
+  if (owned->dictionary != nullptr && owned->dictionary->release != nullptr) {
+    owned->dictionary->release(owned->dictionary.get());
+  }
+  array->release = nullptr;
+}
+
+ArrayPrivate* InitArray(ArrowArray* out, int64_t length, int64_t n_buffers) {
+  auto priv = std::make_unique<ArrayPrivate>();
+  ArrayPrivate* raw = priv.get();
+  *out = ArrowArray{};
+  out->length = length;
+  out->null_count = 0;
+  out->offset = 0;
+  out->n_buffers = n_buffers;
+  out->n_children = 0;
+  out->buffers = raw->buffers.data();
+  out->children = nullptr;
+  out->dictionary = nullptr;
+  out->release = ReleaseArray;
+  out->private_data = priv.release();
+  return raw;
+}
+
+// Hands the column's validity bitmap over (already Arrow's LSB-first layout); no buffer at all
+// when nothing is null.
+void MoveValidity(ArrowArray* out, ArrayPrivate* priv, ColumnVector& column) {
+  out->null_count = static_cast<int64_t>(column.null_count);
+  if (column.null_count == 0) {
+    priv->buffers[0] = nullptr;
+    return;
+  }
+  priv->validity = std::move(column.validity);
+  priv->buffers[0] = priv->validity.data();
+}
+
+bool IsValidUtf8(std::string_view s) {
+  size_t i = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  while (i < s.size()) {
+    const unsigned char c = p[i];
+    size_t extra;
+    uint32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= s.size()) return false;  // truncated sequence
+    for (size_t k = 1; k <= extra; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are invalid.
+    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+absl::StatusOr<int32_t> Date32FromYyyyMmDd(int32_t value) {
+  std::optional<int32_t> days = DaysFromYyyyMmDd(value);
+  if (!days.has_value()) {
+    return absl::DataLossError(absl::StrCat("DATE value ", value, " is not a valid yyyyMMdd date"));
+  }
+  return *days;
+}
+
+bool IsUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Every value of a TEXT/STRING column is valid UTF-8 iff all its bytes are and no value starts
+// with a continuation byte (then every value also ends on a character boundary): one pass over
+// the bytes instead of one call per value.
+absl::Status CheckUtf8(const ColumnVector& column, const std::string& name) {
+  const std::string_view all(column.bytes.data(), column.bytes.size());
+  bool ok = IsValidUtf8(all);
+  for (size_t r = 0; ok && r < column.length; ++r) {
+    const int32_t begin = column.offsets[r];
+    if (begin < column.offsets[r + 1] && IsUtf8Continuation(column.bytes[begin])) ok = false;
+  }
+  if (ok) return absl::OkStatus();
+  for (size_t r = 0; r < column.length; ++r) {  // name the first bad row
+    if (!IsValidUtf8(column.binary(r))) {
+      return absl::DataLossError(absl::StrCat("column \"", name, "\" row ", r, " is not valid UTF-8"));
+    }
+  }
+  return absl::DataLossError(absl::StrCat("column \"", name, "\" is not valid UTF-8"));
+}
+
+void MoveBinaries(ArrayPrivate* priv, ColumnVector& column) {
+  priv->offsets = std::move(column.offsets);
+  priv->data = std::move(column.bytes);
+  priv->buffers[1] = priv->offsets.data();
+  priv->buffers[2] = priv->data.data();
+}
+
+absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColumn& projected, ColumnVector& column) {
+  const size_t rows = column.length;
+  switch (column.type) {
+    case DataType::kBoolean:
+      priv->bits.assign((rows + 7) / 8, 0);
+      for (size_t r = 0; r < rows; ++r) priv->bits[r >> 3] |= static_cast<uint8_t>((column.bools[r] != 0) << (r & 7));
+      priv->buffers[1] = priv->bits.data();
+      break;
+    case DataType::kInt32:
+      priv->int32s = std::move(column.int32s);
+      priv->buffers[1] = priv->int32s.data();
+      break;
+    case DataType::kDate:
+      for (size_t r = 0; r < rows; ++r) {
+        if (!column.IsValid(r)) continue;
+        absl::StatusOr<int32_t> days = Date32FromYyyyMmDd(column.int32s[r]);
+        if (!days.ok()) return absl::DataLossError(absl::StrCat("column \"", projected.name, "\": ", days.status().message()));
+        column.int32s[r] = *days;
+      }
+      priv->int32s = std::move(column.int32s);
+      priv->buffers[1] = priv->int32s.data();
+      break;
+    case DataType::kInt64:
+    case DataType::kTimestamp:
+      priv->int64s = std::move(column.int64s);
+      priv->buffers[1] = priv->int64s.data();
+      break;
+    case DataType::kFloat:
+      priv->floats = std::move(column.floats);
+      priv->buffers[1] = priv->floats.data();
+      break;
+    case DataType::kDouble:
+      priv->doubles = std::move(column.doubles);
+      priv->buffers[1] = priv->doubles.data();
+      break;
+    case DataType::kText:
+    case DataType::kString:
+      TSREAD_RETURN_IF_ERROR(CheckUtf8(column, projected.name));
+      MoveBinaries(priv, column);
+      break;
+    case DataType::kBlob:
+      MoveBinaries(priv, column);
+      break;
+    default:
+      return absl::InternalError("unexpected column type");
+  }
+  MoveValidity(out, priv, column);
+  return absl::OkStatus();
+}
+
+// A utf8 array of `rows` copies of `value` (all null for nullopt).
+absl::Status FillConstantString(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                                const std::optional<std::string_view>& value, const std::string& name) {
+  if (value.has_value() && !IsValidUtf8(*value)) {
+    return absl::DataLossError(absl::StrCat("column \"", name, "\" is not valid UTF-8"));
+  }
+  const size_t size = value.has_value() ? value->size() : 0;
+  if (rows * size > static_cast<size_t>(INT32_MAX)) {
+    return absl::ResourceExhaustedError(absl::StrCat("column \"", name,
+                                                     "\": a batch's strings exceed 2 GiB (Arrow utf8 offsets are "
+                                                     "int32); export TAG columns as dictionaries"));
+  }
+  priv->offsets.resize(rows + 1);
+  for (size_t r = 0; r <= rows; ++r) priv->offsets[r] = static_cast<int32_t>(r * size);
+  priv->data.resize(rows * size);
+  if (size > 0) {
+    for (size_t r = 0; r < rows; ++r) std::memcpy(priv->data.data() + r * size, value->data(), size);
+  }
+  if (!value.has_value()) {
+    out->null_count = static_cast<int64_t>(rows);
+    priv->validity.assign((rows + 7) / 8, 0);
+    priv->buffers[0] = priv->validity.data();
+  }
+  priv->buffers[1] = priv->offsets.data();
+  priv->buffers[2] = priv->data.data();
+  return absl::OkStatus();
+}
+
+// dictionary<int32, utf8>: every index 0 into a one-entry dictionary holding the device's tag
+// value (a null tag: every index null, empty dictionary).
+absl::Status FillConstantDictionary(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                                    const std::optional<std::string_view>& value, const std::string& name) {
+  priv->int32s.assign(rows, 0);
+  priv->buffers[1] = priv->int32s.data();
+  if (!value.has_value()) {
+    out->null_count = static_cast<int64_t>(rows);
+    priv->validity.assign((rows + 7) / 8, 0);
+    priv->buffers[0] = priv->validity.data();
+  }
+  priv->dictionary = std::make_unique<ArrowArray>();
+  const size_t entries = value.has_value() ? 1 : 0;
+  ArrayPrivate* dict = InitArray(priv->dictionary.get(), static_cast<int64_t>(entries), 3);
+  out->dictionary = priv->dictionary.get();
+  return FillConstantString(priv->dictionary.get(), dict, entries, value, name);
+}
+
+}  // namespace
+
+absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
+                        TableBatch& batch, ArrowArray* out) {
+  const int64_t rows = static_cast<int64_t>(batch.num_rows());
+  ArrayPrivate* top = InitArray(out, rows, 1);
+  top->buffers[0] = nullptr;
+  top->children.resize(projection.size() + 1 + (options.file_column.empty() ? 0 : 1));
+  for (ArrowArray& child : top->children) child.release = nullptr;
+  for (ArrowArray& child : top->children) top->child_pointers.push_back(&child);
+  out->n_children = static_cast<int64_t>(top->children.size());
+  out->children = top->child_pointers.data();
+
+  ArrayPrivate* time = InitArray(&top->children[0], rows, 2);
+  time->int64s = std::move(batch.times);
+  time->buffers[0] = nullptr;
+  time->buffers[1] = time->int64s.data();
+  for (size_t j = 0; j < projection.size(); ++j) {
+    ArrowArray* child = &top->children[j + 1];
+    const ProjectedColumn& p = projection[j];
+    if (p.category == ColumnCategory::kField) {
+      const bool strings = PhysicalTypeOf(p.data_type) == PhysicalType::kBinary;
+      ArrayPrivate* priv = InitArray(child, rows, strings ? 3 : 2);
+      // The chunk's type wins where it differs from the schema's; the schema type was exported.
+      if (batch.columns[j].type != p.data_type) {
+        return absl::UnimplementedError(absl::StrCat("column \"", p.name, "\" is stored as ",
+                                                     ToAbsl(DataTypeName(batch.columns[j].type)), ", its schema says ",
+                                                     ToAbsl(DataTypeName(p.data_type))));
+      }
+      TSREAD_RETURN_IF_ERROR(FillField(child, priv, p, batch.columns[j]));
+      continue;
+    }
+    // TAG: the device's segment on every row; ATTRIBUTE: not stored, null.
+    const std::optional<std::string_view> tag =
+        p.category == ColumnCategory::kTag ? batch.tag(j) : std::optional<std::string_view>();
+    if (UsesDictionary(p, options)) {
+      TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2), static_cast<size_t>(rows), tag, p.name));
+    } else {
+      TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows), tag, p.name));
+    }
+  }
+  if (!options.file_column.empty()) {
+    ArrowArray* child = &top->children.back();
+    TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows),
+                                              std::string_view(*batch.file), options.file_column));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace arrow_internal
+}  // namespace tsread

@@ -1,0 +1,28 @@
+// The Arrow arrays of an exported scan (arrow_stream.h): one struct array per batch, its
+// children's buffers handed over from the batch. Internal to the Arrow export; not part of the
+// public API.
+#ifndef TSREAD_ARROW_ARROW_ARRAY_H_
+#define TSREAD_ARROW_ARROW_ARRAY_H_
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tsread/arrow/arrow_stream.h"
+#include "tsread/arrow/c_data_interface.h"
+#include "tsread/read/projection.h"
+#include "tsread/read/table_reader.h"
+
+namespace tsread {
+namespace arrow_internal {
+
+// Fills `out` with `batch` as a struct array matching BuildSchema(projection, options), moving
+// the batch's buffers out. An error (invalid UTF-8 or DATE, a column stored with another type than
+// its schema's, strings past utf8's offsets) names the column; `out` then holds a partly built
+// array, which the caller releases with out->release.
+absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
+                        TableBatch& batch, ArrowArray* out);
+
+}  // namespace arrow_internal
+}  // namespace tsread
+
+#endif  // TSREAD_ARROW_ARROW_ARRAY_H_

@@ -1,0 +1,155 @@
+// read_tsfile's bind step: the named parameters (tags map, flags, time range and unit), the
+// table to read, the output column types and the BindData handed to DuckDB.
+#include "tsread/duckdb/read_tsfile_bind.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/dataset/dataset_scanner.h"
+#include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/read_tsfile_plan.h"
+#include "tsread/duckdb/tag_enums.h"
+
+namespace tsread::duckdb_ext::read_tsfile_internal {
+namespace {
+
+constexpr const char* kFunction = "read_tsfile";
+
+duckdb_type OutputType(DataType type, const BindData& bind) {
+  switch (type) {
+    case DataType::kBoolean: return DUCKDB_TYPE_BOOLEAN;
+    case DataType::kInt32: return DUCKDB_TYPE_INTEGER;
+    case DataType::kInt64: return DUCKDB_TYPE_BIGINT;
+    case DataType::kFloat: return DUCKDB_TYPE_FLOAT;
+    case DataType::kDouble: return DUCKDB_TYPE_DOUBLE;
+    case DataType::kTimestamp: return TimestampType(bind.unit);
+    case DataType::kDate: return DUCKDB_TYPE_DATE;
+    case DataType::kBlob: return DUCKDB_TYPE_BLOB;
+    default:  // TEXT, STRING
+      return bind.binary_as_blob ? DUCKDB_TYPE_BLOB : DUCKDB_TYPE_VARCHAR;
+  }
+}
+
+absl::Status ParseTags(duckdb_bind_info info, std::vector<TagPredicate>& predicates) {
+  duckdb_value v = duckdb_bind_get_named_parameter(info, "tags");
+  if (!v) return absl::OkStatus();
+  if (!duckdb_is_null_value(v)) {
+    const idx_t n = duckdb_get_map_size(v);
+    for (idx_t i = 0; i < n; ++i) {
+      duckdb_value key = duckdb_get_map_key(v, i);
+      duckdb_value list = duckdb_get_map_value(v, i);
+      TagPredicate predicate;
+      predicate.column = ValueToString(key);
+      if (!duckdb_is_null_value(list)) {
+        const idx_t m = duckdb_get_list_size(list);
+        for (idx_t j = 0; j < m; ++j) {
+          duckdb_value item = duckdb_get_list_child(list, j);
+          if (duckdb_is_null_value(item)) {
+            predicate.values.push_back(std::nullopt);
+          } else {
+            predicate.values.push_back(ValueToString(item));
+          }
+          duckdb_destroy_value(&item);
+        }
+      }
+      duckdb_destroy_value(&key);
+      duckdb_destroy_value(&list);
+      predicates.push_back(std::move(predicate));
+    }
+  }
+  duckdb_destroy_value(&v);
+  return absl::OkStatus();
+}
+
+// The table to read: `table_name` or the dataset's only one (an error says why there is none).
+absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name) {
+  if (table_name && !table_name->empty()) return *table_name;
+  absl::StatusOr<std::string> only = dataset.OnlyTable();
+  if (only.ok()) return only;
+  const std::vector<std::string> names = dataset.TableNames();
+  if (names.empty()) {
+    const bool tree = std::any_of(dataset.files().begin(), dataset.files().end(),
+                                  [](const DatasetFile& f) { return f.has_tree_model; });
+    const std::string where =
+        absl::StrCat(dataset.files()[0].path, dataset.files().size() > 1 ? " (and others)" : "");
+    if (tree) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "read_tsfile: ", where, " holds tree-model data only: read it with read_tsfile_tree"));
+    }
+    return absl::InvalidArgumentError(absl::StrCat("read_tsfile: ", where, ": no table-model table"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat("read_tsfile: the input has ", names.size(),
+                                                 " tables; name one with table_name := '...': ",
+                                                 absl::StrJoin(names, ", ")));
+}
+
+}  // namespace
+
+absl::Status Bind(duckdb_bind_info info) {
+  auto bind = std::make_unique<BindData>();
+  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, kFunction);
+  if (!unit.ok()) return unit.status();
+  bind->unit = *unit;
+  bind->range = NamedTimeRange(info, bind->unit);
+  bind->filename = NamedBool(info, "filename");
+  bind->binary_as_blob = NamedBool(info, "binary_as_blob");
+  const bool tags_as_enum = NamedBool(info, "tags_as_enum");
+  if (tags_as_enum && bind->binary_as_blob) {
+    return absl::InvalidArgumentError("read_tsfile: tags_as_enum and binary_as_blob exclude each other");
+  }
+  if (absl::Status s = ParseTags(info, bind->predicates); !s.ok()) return s;
+
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
+  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"));
+  if (!table.ok()) return table.status();
+  bind->table = std::move(*table);
+  absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(bind->table);
+  if (!schema.ok()) return schema.status();
+  bind->schema = std::move(*schema);
+  if (tags_as_enum) {
+    absl::StatusOr<std::vector<std::optional<TagEnum>>> enums =
+        CollectTagEnums(*bind->dataset, bind->table, bind->schema);
+    if (!enums.ok()) return enums.status();
+    bind->tag_enums = std::move(*enums);
+  }
+
+  // Check the scan options (unknown tag predicate columns...) at bind time.
+  DatasetScanOptions options;
+  options.table = bind->table;
+  options.time_range = bind->range;
+  options.tag_predicates = bind->predicates;
+  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(*bind->dataset, options);
+  if (!scanner.ok()) return scanner.status();
+  absl::StatusOr<uint64_t> rows = EstimateRows(*bind->dataset, **scanner);
+  if (!rows.ok()) return rows.status();
+  duckdb_bind_set_cardinality(info, *rows, /*is_exact=*/false);
+
+  AddResultColumn(info, "time", TimestampType(bind->unit));
+  for (size_t c = 0; c < bind->schema.columns.size(); ++c) {
+    const ColumnSchema& column = bind->schema.columns[c];
+    if (const TagEnum* tag_enum = EnumOf(*bind, c)) {
+      AddResultColumn(info, column.name.c_str(), tag_enum->type());
+      continue;
+    }
+    duckdb_type type = column.category == ColumnCategory::kField ? OutputType(column.data_type, *bind)
+                       : bind->binary_as_blob                    ? DUCKDB_TYPE_BLOB
+                                                                 : DUCKDB_TYPE_VARCHAR;
+    AddResultColumn(info, column.name.c_str(), type);
+  }
+  if (bind->filename) AddResultColumn(info, "filename", DUCKDB_TYPE_VARCHAR);
+  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+  return absl::OkStatus();
+}
+
+}  // namespace tsread::duckdb_ext::read_tsfile_internal

@@ -1,0 +1,183 @@
+// read_tsfile's vector writing: validity copies, time scaling with range checks, TAG values
+// (strings or ENUM codes) and FIELD values of every data type into DuckDB output vectors.
+#include "tsread/duckdb/read_tsfile_vectors.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tsread/common/calendar.h"
+#include "tsread/duckdb/function_support.h"
+
+namespace tsread::duckdb_ext::read_tsfile_internal {
+namespace {
+
+bool IsStringType(DataType type) { return type == DataType::kText || type == DataType::kString; }
+
+absl::Status InvalidUtf8(const std::string& file, const std::string& column) {
+  return absl::DataLossError(absl::StrCat(file, ": column \"", column,
+                                          "\": a value is not valid UTF-8 (binary_as_blob := true reads it as BLOB)"));
+}
+
+// The validity of rows [offset, offset + rows) of `values` (windows start at multiples of the
+// vector size, so the bitmap is copied bytewise).
+void CopyValidity(const ColumnVector& values, size_t offset, duckdb_vector vector, size_t rows) {
+  if (values.null_count == 0) {
+    SetAllValid(vector, rows);
+    return;
+  }
+  duckdb_vector_ensure_validity_writable(vector);
+  uint64_t* validity = duckdb_vector_get_validity(vector);
+  std::memset(validity, 0, (rows + 63) / 64 * 8);
+  if (offset % 8 == 0) {
+    // Both bitmaps are little-endian: bit r of byte r / 8 is row r; bits past the batch are zero.
+    std::memcpy(validity, values.validity.data() + offset / 8, (rows + 7) / 8);
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    if (values.IsValid(offset + r)) validity[r / 64] |= uint64_t{1} << (r % 64);
+  }
+}
+
+}  // namespace
+
+void FillConstantString(duckdb_vector vector, size_t rows, std::string_view value) {
+  if (rows == 0) return;
+  SetString(vector, 0, value);
+  auto* records = static_cast<duckdb_string_t*>(duckdb_vector_get_data(vector));
+  std::fill(records + 1, records + rows, records[0]);
+}
+
+void FillNull(duckdb_vector vector, size_t rows) {
+  duckdb_vector_ensure_validity_writable(vector);
+  std::memset(duckdb_vector_get_validity(vector), 0, (rows + 63) / 64 * 8);
+}
+
+absl::Status WriteTimes(const int64_t* in, size_t rows, TimeUnit unit, int64_t* out, const std::string& file,
+                        const std::string& what) {
+  if (unit != TimeUnit::kMs) {
+    std::memcpy(out, in, rows * sizeof(int64_t));
+    return absl::OkStatus();
+  }
+  // Range check first (vectorizes), then scale: ms -> micros.
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 1000;
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min() / 1000;
+  int64_t lo = 0, hi = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    lo = std::min(lo, in[r]);
+    hi = std::max(hi, in[r]);
+  }
+  if (lo < kMin || hi > kMax) {
+    return absl::OutOfRangeError(
+        absl::StrCat(file, ": ", what, ": time ", lo < kMin ? lo : hi, " is out of range of TIMESTAMP (try time_unit)"));
+  }
+  for (size_t r = 0; r < rows; ++r) out[r] = in[r] * 1000;
+  return absl::OkStatus();
+}
+
+absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, const TagEnum* tag_enum,
+                      std::optional<std::string_view> tag, size_t rows, const std::string& file,
+                      duckdb_vector vector) {
+  if (!tag) {
+    FillNull(vector, rows);
+    return absl::OkStatus();
+  }
+  if (tag_enum != nullptr) {
+    std::optional<uint32_t> code = tag_enum->Code(*tag);
+    if (!code) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(file, ": column \"", column.name, "\": a tag value that was not in the file when the query was bound"));
+    }
+    SetAllValid(vector, rows);
+    tag_enum->Fill(vector, *code, rows);
+    return absl::OkStatus();
+  }
+  if (!bind.binary_as_blob && !ValidUtf8(*tag)) return InvalidUtf8(file, column.name);
+  SetAllValid(vector, rows);
+  FillConstantString(vector, rows, *tag);
+  return absl::OkStatus();
+}
+
+absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, const ColumnVector& values, size_t offset,
+                        size_t rows, const std::string& file, duckdb_vector vector) {
+  if (values.size() < offset + rows) {
+    return absl::InternalError(absl::StrCat(file, ": column ", column.name, ": ", values.size(), " values for ",
+                                            offset + rows, " rows"));
+  }
+  CopyValidity(values, offset, vector, rows);
+  void* data = duckdb_vector_get_data(vector);
+  switch (column.data_type) {
+    case DataType::kBoolean:
+      std::memcpy(data, values.bools.data() + offset, rows);
+      return absl::OkStatus();
+    case DataType::kInt32:
+      std::memcpy(data, values.int32s.data() + offset, rows * sizeof(int32_t));
+      return absl::OkStatus();
+    case DataType::kInt64:
+      std::memcpy(data, values.int64s.data() + offset, rows * sizeof(int64_t));
+      return absl::OkStatus();
+    case DataType::kFloat:
+      std::memcpy(data, values.floats.data() + offset, rows * sizeof(float));
+      return absl::OkStatus();
+    case DataType::kDouble:
+      std::memcpy(data, values.doubles.data() + offset, rows * sizeof(double));
+      return absl::OkStatus();
+    case DataType::kTimestamp: {
+      auto* out = static_cast<int64_t*>(data);
+      if (values.null_count == 0) {
+        return WriteTimes(values.int64s.data() + offset, rows, bind.unit, out, file,
+                          absl::StrCat("column \"", column.name, "\""));
+      }
+      // A null slot's value is unspecified: only valid ones are converted (and checked).
+      for (size_t r = 0; r < rows; ++r) {
+        out[r] = 0;
+        if (!values.IsValid(offset + r)) continue;
+        std::optional<int64_t> t = ToOutputTime(values.int64s[offset + r], bind.unit);
+        if (!t) {
+          return absl::OutOfRangeError(absl::StrCat(file, ": column \"", column.name, "\": timestamp ",
+                                                    values.int64s[offset + r], " is out of range"));
+        }
+        out[r] = *t;
+      }
+      return absl::OkStatus();
+    }
+    case DataType::kDate: {
+      auto* out = static_cast<int32_t*>(data);
+      for (size_t r = 0; r < rows; ++r) {
+        if (!values.IsValid(offset + r)) {
+          out[r] = 0;
+          continue;
+        }
+        std::optional<int32_t> d = DaysFromYyyyMmDd(values.int32s[offset + r]);
+        if (!d) {
+          return absl::DataLossError(absl::StrCat(file, ": column \"", column.name, "\": ", values.int32s[offset + r],
+                                                  " is not a yyyyMMdd date"));
+        }
+        out[r] = *d;
+      }
+      return absl::OkStatus();
+    }
+    case DataType::kText:
+    case DataType::kString:
+    case DataType::kBlob: {
+      const bool check = IsStringType(column.data_type) && !bind.binary_as_blob;
+      for (size_t r = 0; r < rows; ++r) {
+        if (!values.IsValid(offset + r)) continue;
+        std::string_view value = values.binary(offset + r);
+        if (check && !ValidUtf8(value)) return InvalidUtf8(file, column.name);
+        SetString(vector, r, value);
+      }
+      return absl::OkStatus();
+    }
+    default:
+      return absl::UnimplementedError(absl::StrCat(file, ": column \"", column.name, "\": unsupported data type"));
+  }
+}
+
+}  // namespace tsread::duckdb_ext::read_tsfile_internal

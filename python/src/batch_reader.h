@@ -1,0 +1,45 @@
+// BatchReader: the Python `BatchReader` behind iter_batches, a scan's rows as batches of at most
+// batch_rows rows, one per call of Next.
+#ifndef TSREAD_PYTHON_BATCH_READER_H_
+#define TSREAD_PYTHON_BATCH_READER_H_
+
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "columns.h"
+#include "scan_args.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/dataset/dataset_scanner.h"
+
+namespace tsread::python {
+
+// iter_batches: batches of at most batch_rows rows (the scanner cuts pages to that size; pieces
+// are gathered until the next would overflow it).
+class BatchReader {
+ public:
+  BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, bool float_nan, bool time_ns);
+
+  // The next batch's columns, or None at the end. The cursor is not thread-safe and the GIL is
+  // released while it reads: a second thread calling in meanwhile gets an error, not a race.
+  pybind11::object Next();
+
+ private:
+  absl::Status Fill();
+
+  std::shared_ptr<Dataset> dataset_;
+  std::unique_ptr<DatasetScanner> scanner_;
+  DatasetScanner::Cursor cursor_;
+  size_t limit_;
+  Collector collector_;
+  TableBatch* pending_ = nullptr;  // the cursor's batch, not yet taken
+  bool done_ = false;
+  std::atomic<bool> busy_{false};
+};
+
+}  // namespace tsread::python
+
+#endif  // TSREAD_PYTHON_BATCH_READER_H_

@@ -1,0 +1,77 @@
+// Errors: Raise and Check (errors.h), with what they read off a message (the file, the offset)
+// and the module's exception classes.
+#include "errors.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace py = pybind11;
+
+namespace tsread::python {
+namespace {
+
+// Exception classes of the module, created once in PYBIND11_MODULE and looked up by name when
+// raised (the module object owns them; no C++ global holds Python state).
+py::object ModuleAttr(const char* name) { return py::module_::import("tsread._tsread").attr(name); }
+
+// The byte offset a DataLoss message names ("... at offset 2994: ..."), if any.
+std::optional<uint64_t> OffsetIn(std::string_view message) {
+  for (size_t at = message.find("offset "); at != std::string_view::npos; at = message.find("offset ", at + 1)) {
+    size_t i = at + 7;
+    uint64_t value = 0;
+    size_t digits = 0;
+    for (; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i, ++digits) value = value * 10 + (message[i] - '0');
+    if (digits > 0) return value;
+  }
+  return std::nullopt;
+}
+
+// The dataset file a message is about: errors are prefixed with the file's path (WithFileName).
+std::optional<std::string> FileIn(std::string_view message, const Dataset* dataset) {
+  if (dataset == nullptr) return std::nullopt;
+  std::optional<std::string> best;
+  for (const DatasetFile& f : dataset->files()) {
+    if (message.starts_with(f.path) && (!best || f.path.size() > best->size())) best = f.path;
+  }
+  return best;
+}
+
+}  // namespace
+
+// Raises the Python exception for a failed status: CorruptFileError (a ValueError) for corrupt or
+// truncated input with .file and .offset, UnsupportedFileError for features tsread lacks,
+// ValueError for caller mistakes, OSError (FileNotFoundError, PermissionError) for I/O.
+[[noreturn]] void Raise(const absl::Status& status, const Dataset* dataset) {
+  const std::string message(status.message());
+  py::object cls;
+  switch (status.code()) {
+    case absl::StatusCode::kDataLoss: cls = ModuleAttr("CorruptFileError"); break;
+    case absl::StatusCode::kUnimplemented: cls = ModuleAttr("UnsupportedFileError"); break;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange: cls = py::reinterpret_borrow<py::object>(PyExc_ValueError); break;
+    case absl::StatusCode::kNotFound: cls = py::reinterpret_borrow<py::object>(PyExc_FileNotFoundError); break;
+    case absl::StatusCode::kPermissionDenied: cls = py::reinterpret_borrow<py::object>(PyExc_PermissionError); break;
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kFailedPrecondition: cls = py::reinterpret_borrow<py::object>(PyExc_OSError); break;
+    case absl::StatusCode::kResourceExhausted: cls = py::reinterpret_borrow<py::object>(PyExc_MemoryError); break;
+    default: cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError); break;
+  }
+  py::object error = cls(message);
+  if (status.code() == absl::StatusCode::kDataLoss || status.code() == absl::StatusCode::kUnimplemented) {
+    std::optional<std::string> file = FileIn(message, dataset);
+    std::optional<uint64_t> offset = OffsetIn(message);
+    error.attr("file") = file ? py::cast(*file) : py::none();
+    error.attr("offset") = offset ? py::cast(*offset) : py::none();
+  }
+  PyErr_SetObject(cls.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+void Check(const absl::Status& status, const Dataset* dataset) {
+  if (!status.ok()) Raise(status, dataset);
+}
+
+}  // namespace tsread::python

@@ -1,0 +1,70 @@
+// read_table (read_table.h): the planned read when the metadata can be trusted, else the Collector.
+#include "read_table.h"
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "columns.h"
+#include "errors.h"
+#include "planned_read.h"
+#include "values.h"
+
+namespace py = pybind11;
+
+namespace tsread::python {
+
+std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanArgs& args) {
+  return Check(DatasetScanner::Create(dataset, args.ToOptions()), &dataset);
+}
+
+// Every row of the scan as Python columns, gathered with the GIL released: planned from the
+// metadata's row counts and written in place (PlannedRead), or, when the plan cannot be trusted,
+// batch by batch in scan order (Collector: a cursor on one thread, an ordered Scan on several).
+py::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan, bool time_ns) {
+  const Dataset& dataset = *ds.dataset();
+  std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
+  const ConvertOptions options{.float_nan = float_nan, .time_ns = time_ns};
+  std::unique_ptr<PlannedRead> planned;
+  absl::Status status;
+  {
+    py::gil_scoped_release nogil;
+    absl::StatusOr<std::unique_ptr<PlannedRead>> plan = PlannedRead::Plan(*scanner, options, args.threads);
+    if (!plan.ok()) {
+      status = plan.status();
+    } else if (*plan != nullptr) {
+      absl::StatusOr<bool> done = (*plan)->Run();
+      if (!done.ok()) {
+        status = done.status();
+      } else if (*done) {
+        planned = std::move(*plan);
+      }
+    }
+  }
+  Check(status, &dataset);
+  if (planned != nullptr) return planned->Finish();
+
+  Collector collector(scanner->projection(), options);
+  {
+    py::gil_scoped_release nogil;
+    if (args.threads <= 1) {
+      DatasetScanner::Cursor cursor = scanner->OpenCursor();
+      while (status.ok()) {
+        absl::StatusOr<TableBatch*> batch = cursor.Next();
+        if (!batch.ok()) {
+          status = batch.status();
+        } else if (*batch == nullptr) {
+          break;
+        } else {
+          status = collector.Append(**batch);
+        }
+      }
+    } else {
+      status = scanner->Scan([&](int, const TableBatch& batch) { return collector.Append(batch); });
+    }
+  }
+  Check(status, &dataset);
+  return collector.Finish();
+}
+
+}  // namespace tsread::python

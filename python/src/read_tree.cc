@@ -1,0 +1,88 @@
+// read_tree (read_tree.h): every tree-model series read point by point, each value a Python object.
+#include "read_tree.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "errors.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/read/column_vector.h"
+#include "tsread/read/series_reader.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace py = pybind11;
+
+namespace tsread::python {
+namespace {
+
+// One value of a series as a Python object of its type (DATE and TIMESTAMP as their stored ints).
+py::object ValueAt(const ColumnVector& v, size_t r) {
+  switch (v.type) {
+    case DataType::kBoolean: return py::bool_(v.bools[r] != 0);
+    case DataType::kInt32:
+    case DataType::kDate: return py::int_(v.int32s[r]);
+    case DataType::kInt64:
+    case DataType::kTimestamp: return py::int_(v.int64s[r]);
+    case DataType::kFloat: return py::float_(v.floats[r]);
+    case DataType::kDouble: return py::float_(v.doubles[r]);
+    case DataType::kBlob: return py::bytes(std::string(v.binary(r)));
+    default: {
+      std::string_view s = v.binary(r);
+      return py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
+    }
+  }
+}
+
+}  // namespace
+
+py::dict ReadTree(const PyDataset& ds) {
+  const Dataset& dataset = *ds.dataset();
+  py::list devices, measurements, times, values;
+  for (size_t i = 0; i < dataset.files().size(); ++i) {
+    if (!dataset.files()[i].has_tree_model) continue;
+    std::shared_ptr<const TsFileReader> reader = Check(dataset.OpenFile(i), &dataset);
+    std::vector<std::pair<std::string, DeviceLocation>> found;
+    for (const std::string& index : reader->TreeIndexNames()) {
+      DeviceIterator it = Check(reader->Devices(index), &dataset);
+      while (const DeviceEntry* entry = Check(it.Next(), &dataset)) found.emplace_back(entry->id.ToString(), entry->location);
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [name, location] : found) {
+      std::vector<TimeseriesMetadata> series = Check(reader->ReadTimeseries(location), &dataset);
+      std::vector<std::string> names;
+      for (const TimeseriesMetadata& tsm : series) {
+        if (!tsm.is_time_column()) names.push_back(tsm.measurement);
+      }
+      std::sort(names.begin(), names.end());
+      py::str device(name);
+      for (const std::string& measurement : names) {
+        std::unique_ptr<SeriesReader> points = Check(SeriesReader::Create(*reader, name, series, measurement), &dataset);
+        py::str m(measurement);
+        while (const SeriesBatch* batch = Check(points->Next(), &dataset)) {
+          const ColumnVector& v = batch->values;
+          for (size_t r = 0; r < batch->times.size(); ++r) {
+            if (!v.IsValid(r)) continue;
+            devices.append(device);
+            measurements.append(m);
+            times.append(batch->times[r]);
+            values.append(ValueAt(v, r));
+          }
+        }
+      }
+    }
+  }
+  py::dict out;
+  out["device"] = devices;
+  out["measurement"] = measurements;
+  out["time"] = times;
+  out["value"] = values;
+  return out;
+}
+
+}  // namespace tsread::python
