@@ -1,3 +1,4 @@
+// Over 450 lines on purpose: tests as data — one table of hand-decoded cases per encoding x type.
 // MaxDecodableValues tests. Expected bounds come from hand-decoded header bytes (reasoning in the
 // comments) or from the page statistics the Java writer stored in the fixtures, never from the
 // walk under test. The property tests check the contract against the decoders themselves:

@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: one scanner contract (same rows whatever the threads, order, splits,
+// cursors and predicates) checked case by case; its cases share one fixture set and helpers.
 // TableScanner: same rows as the validated TableReader (ordered, one thread), the same multiset
 // with several threads and split by split, tag predicates against the CSV filtered by tag.
 #include "tsread/read/table_scanner.h"

@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: the writer's one contract (byte identity with Java, round trips, refusals)
+// as cases sharing the fixture re-writing helpers.
 // TsFileWriter end to end: files re-written from Java fixtures are byte-identical to the Java
 // files (data section and index area); seeded random schemas and data round-trip value by value
 // through TableScanner, verify clean and every device is found; bad input is refused.
