@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/read/page_times.h"
 
 namespace tsread {
 
@@ -181,6 +182,7 @@ absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   if (next_plan_ >= plans_.size()) return false;
   plan_ = &plans_[next_plan_++];
   next_page_ = 0;
+  chunk_last_time_.reset();
   return true;
 }
 
@@ -225,6 +227,9 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   }
   const uint32_t rows = PageRowCount(time_page, plan_->time_chunk->statistics);
   TSREAD_RETURN_IF_ERROR(DecodeTimePage(time_chunk_.header, time_page, rows, *limits_, time_scratch_, times));
+  TSREAD_RETURN_IF_ERROR(
+      CheckPageTimes(time_chunk_.header, time_page, times, plan_->time_chunk->statistics, chunk_last_time_));
+  if (!times.empty()) chunk_last_time_ = times.back();
   for (size_t j = 0; j < columns.size(); ++j) {
     ColumnVector& column = columns[j];
     if (!(*columns_)[j].stored) {

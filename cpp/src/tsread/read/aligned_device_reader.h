@@ -100,6 +100,7 @@ class AlignedDeviceReader {
   ChunkData time_chunk_;
   std::vector<std::optional<ChunkData>> value_chunks_;
   size_t next_page_ = 0;
+  std::optional<int64_t> chunk_last_time_;  // the last time of the chunk's last decoded page
   bool group_loaded_ = false;  // plan_'s chunks are in time_chunk_ / value_chunks_
   MemoryHold memory_;
   uint64_t chunk_bytes_ = 0;  // accounted for the loaded chunks

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/read/page_times.h"
 
 namespace tsread {
 
@@ -50,6 +51,7 @@ absl::StatusOr<bool> SeriesReader::NextNonAlignedPage() {
                                               series_.measurement, "\""));
     }
     next_page_ = 0;
+    chunk_last_time_.reset();
   }
   const PageRef& page = chunk_.pages[next_page_++];
   batch_.times.clear();
@@ -59,6 +61,8 @@ absl::StatusOr<bool> SeriesReader::NextNonAlignedPage() {
   if (page.header.is_empty() || !range_.Overlaps(statistics)) return true;
   const uint32_t count = PageRowCount(page, chunk_meta_->statistics);
   TSREAD_RETURN_IF_ERROR(DecodeNonAlignedPage(chunk_.header, page, count, limits_, scratch_, batch_.times, batch_.values));
+  TSREAD_RETURN_IF_ERROR(CheckPageTimes(chunk_.header, page, batch_.times, chunk_meta_->statistics, chunk_last_time_));
+  if (!batch_.times.empty()) chunk_last_time_ = batch_.times.back();
   if (!range_.Covers(statistics)) {
     keep_.resize(batch_.times.size());
     for (size_t r = 0; r < keep_.size(); ++r) keep_[r] = range_.Contains(batch_.times[r]);

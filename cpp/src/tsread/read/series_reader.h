@@ -4,6 +4,7 @@
 #define TSREAD_READ_SERIES_READER_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,7 @@ class SeriesReader {
   ReadAhead chunk_reads_;  // the series' chunks lie in file order
   ChunkData chunk_;
   size_t next_page_ = 0;
+  std::optional<int64_t> chunk_last_time_;  // the last time of the chunk's last decoded page
   PageScratch scratch_;
   std::vector<uint8_t> keep_;
   SeriesBatch batch_;

@@ -1,0 +1,57 @@
+#include "tsread/read/page_times.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+absl::Status Corrupt(const ChunkHeader& chunk, const PageRef& page, std::string_view what) {
+  return absl::DataLossError(absl::StrCat("column \"", ToAbsl(chunk.measurement), "\" (chunk at offset ",
+                                          chunk.offset, ", page at offset ", page.header.offset,
+                                          "): corrupt times: ", ToAbsl(what)));
+}
+
+// The first row whose time is not after the one before it; times.size() when they all increase.
+// One branch-free pass (the common case reads every time once).
+size_t FirstNonIncreasing(std::span<const int64_t> times) {
+  bool ordered = true;
+  for (size_t r = 1; r < times.size(); ++r) ordered &= times[r] > times[r - 1];
+  if (ordered) return times.size();
+  for (size_t r = 1; r < times.size(); ++r) {
+    if (times[r] <= times[r - 1]) return r;
+  }
+  return times.size();
+}
+
+}  // namespace
+
+absl::Status CheckPageTimes(const ChunkHeader& chunk, const PageRef& page, std::span<const int64_t> times,
+                            const Statistics& chunk_statistics, std::optional<int64_t> previous) {
+  if (times.empty()) return absl::OkStatus();
+  if (const size_t r = FirstNonIncreasing(times); r < times.size()) {
+    return Corrupt(chunk, page, absl::StrCat("time ", times[r], " of row ", r, " is not after ", times[r - 1],
+                                             " (times increase within a chunk)"));
+  }
+  if (previous.has_value() && times.front() <= *previous) {
+    return Corrupt(chunk, page, absl::StrCat("the page starts at ", times.front(), ", not after the previous page's ",
+                                             "last time ", *previous));
+  }
+  int64_t low = chunk_statistics.start_time;
+  int64_t high = chunk_statistics.end_time;
+  const char* source = "its chunk's statistics";
+  if (page.header.statistics.has_value()) {
+    low = std::max(low, page.header.statistics->start_time);
+    high = std::min(high, page.header.statistics->end_time);
+    source = "its page's and chunk's statistics";
+  }
+  if (times.front() < low || times.back() > high) {
+    return Corrupt(chunk, page, absl::StrCat("times ", times.front(), "..", times.back(), " lie outside ", source,
+                                             " (", low, "..", high, ")"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tsread
