@@ -3,6 +3,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "tsread/io/random_access_file.h"
+#include "tsread/write/tsfile_writer.h"
 
 namespace tsread {
 namespace {
@@ -62,6 +64,35 @@ TEST(FileVerifierTest, ReportsIndexEntriesThatPointAtNoChunk) {
   absl::StatusOr<VerifyReport> report = Verify(bytes);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_FALSE(report->clean());
+}
+
+// A STRING value that is not UTF-8 is noticed (SQL and Python refuse it as a string), once per
+// page, with its row and time; the file stays clean (TsFile stores bytes).
+TEST(FileVerifierTest, NoticesStringValuesThatAreNotUtf8) {
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"s", DataType::kString, 0, 0, {}, ColumnCategory::kField});
+  const std::vector<std::string> strings = {"ok", "caf\xC3\xA9", "bad \xC3\x28", "\xED\xA0\x80"};
+  for (const size_t bad : {size_t{2}, size_t{3}}) {
+    std::string bytes;
+    std::unique_ptr<TsFileWriter> writer = TsFileWriter::CreateInMemory(&bytes, schema).value();
+    ColumnValues s;
+    s.type = DataType::kString;
+    std::vector<int64_t> times;
+    for (size_t r = 0; r < 10; ++r) {
+      times.push_back(100 + static_cast<int64_t>(r));
+      s.binaries.push_back(r == 6 ? strings[bad] : strings[r % 2]);
+    }
+    ASSERT_TRUE(writer->WriteRows(writer->MakeDeviceId({"d1"}), times, {s}).ok());
+    ASSERT_TRUE(writer->Close().ok());
+    absl::StatusOr<VerifyReport> report = Verify(bytes);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_TRUE(report->clean()) << report->problems[0];
+    ASSERT_EQ(report->notices.size(), 1u);
+    EXPECT_THAT(report->notices[0], HasSubstr("column s"));
+    EXPECT_THAT(report->notices[0], HasSubstr("STRING value at row 6 of the page (time 106) is not valid UTF-8"));
+  }
 }
 
 }  // namespace

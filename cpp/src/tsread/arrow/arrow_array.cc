@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/arrow/arrow_schema.h"
 #include "tsread/common/calendar.h"
+#include "tsread/common/utf8.h"
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/io/status_macros.h"
 
@@ -80,41 +81,6 @@ void MoveValidity(ArrowArray* out, ArrayPrivate* priv, ColumnVector& column) {
   }
   priv->validity = std::move(column.validity);
   priv->buffers[0] = priv->validity.data();
-}
-
-bool IsValidUtf8(std::string_view s) {
-  size_t i = 0;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  while (i < s.size()) {
-    const unsigned char c = p[i];
-    size_t extra;
-    uint32_t cp;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + extra >= s.size()) return false;  // truncated sequence
-    for (size_t k = 1; k <= extra; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are invalid.
-    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += extra + 1;
-  }
-  return true;
 }
 
 absl::StatusOr<int32_t> Date32FromYyyyMmDd(int32_t value) {

@@ -15,6 +15,7 @@
 #include "tsread/check/chunk_collector.h"
 #include "tsread/check/data_section_walker.h"
 #include "tsread/check/observed_values.h"
+#include "tsread/common/utf8.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/chunk_data.h"
 
@@ -255,7 +256,23 @@ class Verifier {
       observed.AddTime(times[r]);
       observed.AddValue(values, r);
     }
+    NoticeInvalidUtf8(device, column, page, times, values);
     return true;
+  }
+
+  // A TEXT/STRING value that is not UTF-8 does not make the file corrupt (TsFile stores bytes),
+  // but SQL and Python refuse it as a string: noticed once per page, with its row and time.
+  void NoticeInvalidUtf8(const std::string& device, const std::string& column, const PageRef& page,
+                         const std::vector<int64_t>& times, const ColumnVector& values) {
+    if (values.type != DataType::kText && values.type != DataType::kString) return;
+    for (size_t r = 0; r < values.size() && r < times.size(); ++r) {
+      if (!values.IsValid(r) || IsValidUtf8(values.binary(r))) continue;
+      Notice(page.header.offset, device, column,
+             absl::StrCat(ToAbsl(DataTypeName(values.type)), " value at row ", r, " of the page (time ", times[r],
+                          ") is not valid UTF-8: SQL and Python refuse it as a string (read it as bytes: ",
+                          "binary_as_blob := true in SQL)"));
+      return;
+    }
   }
 
   // Compares what a page or chunk holds with its statistics: the count, then the time range and
