@@ -14,58 +14,42 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tsread/common/utf8.h"
 #include "tsread/duckdb/duckdb_api.h"
-#include "tsread/read/aligned_device_reader.h"  // TimeRange
 #include "tsread/dataset/dataset.h"
 
 namespace tsread::duckdb_ext {
 
-// How the stored INT64 times map to DuckDB's TIMESTAMP (`time_unit := 'ms' | 'us' | 'ns'`).
-enum class TimeUnit { kMs, kUs, kNs };
-
 // A value's text (duckdb_get_varchar), "" for none.
 std::string ValueToString(duckdb_value value);
 
-// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF):
 // DuckDB reads an invalid VARCHAR back as NULL, so every string is checked before it is written.
-bool ValidUtf8(std::string_view s);
-
-// The time unit named by `text` ("ms", "us", "ns"); InvalidArgument naming `function` otherwise.
-absl::StatusOr<TimeUnit> ParseTimeUnit(std::string_view text, const char* function);
+inline bool ValidUtf8(std::string_view s) { return IsValidUtf8(s); }
 
 // The named parameter `name` (a VARCHAR) if given and not NULL.
 std::optional<std::string> NamedString(duckdb_bind_info info, const char* name);
 // The named BOOLEAN parameter `name`; false when absent or NULL.
 bool NamedBool(duckdb_bind_info info, const char* name);
-// `time_unit`, kMs when absent.
-absl::StatusOr<TimeUnit> NamedTimeUnit(duckdb_bind_info info, const char* function);
-// `start_time` / `end_time` (TIMESTAMP, inclusive) as a range in the files' unit.
-TimeRange NamedTimeRange(duckdb_bind_info info, TimeUnit unit);
-
 // The dataset named by positional parameter 0 (a path, glob or directory, or a list of them),
 // opened; a file whose metadata is unreadable fails here, naming it.
 absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function);
-
-// A file time (in `unit`) as DuckDB's TIMESTAMP value (micros; nanos for kNs); nullopt on overflow.
-std::optional<int64_t> ToOutputTime(int64_t t, TimeUnit unit);
-// DUCKDB_TYPE_TIMESTAMP, or DUCKDB_TYPE_TIMESTAMP_NS for kNs.
-duckdb_type TimestampType(TimeUnit unit);
 
 // Adds a result column of a primitive type (or a prebuilt `type`).
 void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_type type);
 void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_logical_type type);
 
-// Registers a VARCHAR / BOOLEAN / TIMESTAMP named parameter on `function`.
+// Registers a named parameter of a primitive type (or ANY) on `function`.
 void AddNamedParameter(duckdb_table_function function, const char* name, duckdb_type type);
 
 // A new table function `name` over a dataset: positional parameter 0 is the path (typed ANY
-// because it may be a VARCHAR or a VARCHAR[] list; OpenDatasetParameter checks it at bind) and
-// `time_unit` is a named parameter, as every function of the extension takes both. The caller
+// because it may be a VARCHAR or a VARCHAR[] list; OpenDatasetParameter checks it at bind), and
+// `time_unit` and `time_as` are named parameters (time_parameters.h), as every function of the
+// extension takes them. The caller
 // adds its own named parameters and hands it to RegisterTableFunction.
 duckdb_table_function NewDatasetTableFunction(const char* name);
 
 // A new dataset table function that scans rows (read_tsfile, read_tsfile_tree): besides the path
-// and `time_unit`, `start_time` / `end_time` (TIMESTAMP, read by NamedTimeRange) and `filename`
+// and the time mapping, `start_time` / `end_time` / `end_time_exclusive` (NamedTimeRange) and `filename`
 // (BOOLEAN); DuckDB's threads each get their own state from `local_init`, and only the columns
 // the query uses are asked for (projection pushdown).
 duckdb_table_function NewRowScanTableFunction(const char* name, duckdb_table_function_init_t local_init);

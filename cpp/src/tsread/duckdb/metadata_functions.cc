@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -65,7 +66,7 @@ struct DeviceRow {
 
 struct BindData {
   std::unique_ptr<Dataset> dataset;
-  TimeUnit unit = TimeUnit::kMs;
+  TimeMapping time;
   std::optional<std::string> table;  // tsfile_devices: only this table's devices
 };
 
@@ -79,9 +80,9 @@ struct GlobalState {
 // reported before any file is opened), then the dataset named by the path parameter.
 absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info info, const char* function) {
   auto bind = std::make_unique<BindData>();
-  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, function);
-  if (!unit.ok()) return unit.status();
-  bind->unit = *unit;
+  absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, function);
+  if (!time.ok()) return time.status();
+  bind->time = *time;
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
   if (!dataset.ok()) return dataset.status();
   bind->dataset = std::move(*dataset);
@@ -91,8 +92,8 @@ absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info in
 // The last result columns of both functions (the time range, in the bound unit), then the bind
 // data handed to DuckDB.
 void FinishBind(duckdb_bind_info info, std::unique_ptr<BindData> bind) {
-  AddResultColumn(info, "start_time", TimestampType(bind->unit));
-  AddResultColumn(info, "end_time", TimestampType(bind->unit));
+  AddResultColumn(info, "start_time", TimestampType(bind->time));
+  AddResultColumn(info, "end_time", TimestampType(bind->time));
   duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
 }
 
@@ -234,17 +235,17 @@ void WriteOptionalCount(duckdb_vector vector, size_t row, std::optional<uint64_t
 }
 
 // The span's start and end into two TIMESTAMP vectors (NULL when it has no time).
-absl::Status WriteTimeRange(const Span& span, TimeUnit unit, duckdb_vector start, duckdb_vector end, size_t row,
+absl::Status WriteTimeRange(const Span& span, const TimeMapping& mapping, duckdb_vector start, duckdb_vector end, size_t row,
                             const std::string& path) {
   if (!span.has_time) {
     SetNull(start, row);
     SetNull(end, row);
     return absl::OkStatus();
   }
-  std::optional<int64_t> s = ToOutputTime(span.start, unit), e = ToOutputTime(span.end, unit);
+  std::optional<int64_t> s = ToOutputTime(span.start, mapping), e = ToOutputTime(span.end, mapping);
   if (!s || !e) {
     return absl::OutOfRangeError(
-        absl::StrCat(path, ": time ", s ? span.end : span.start, " is out of range of TIMESTAMP (try time_unit)"));
+        absl::StrCat(path, ": time ", s ? span.end : span.start, " is out of range of TIMESTAMP ", kTimeRangeAdvice));
   }
   static_cast<int64_t*>(duckdb_vector_get_data(start))[row] = *s;
   static_cast<int64_t*>(duckdb_vector_get_data(end))[row] = *e;
@@ -278,7 +279,7 @@ absl::Status MetadataScan(duckdb_function_info info, duckdb_data_chunk output) {
     WriteOptionalCount(v[5], r, row.devices);
     WriteOptionalCount(v[6], r, row.rows);
     WriteOptionalCount(v[7], r, row.values.count);
-    return WriteTimeRange(row.values, bind->unit, v[8], v[9], r, path);
+    return WriteTimeRange(row.values, bind->time, v[8], v[9], r, path);
   });
 }
 
@@ -412,7 +413,7 @@ absl::Status DevicesScan(duckdb_function_info info, duckdb_data_chunk output) {
     SetString(v[2], r, row.device);
     WriteOptionalCount(v[4], r, row.rows);
     WriteOptionalCount(v[5], r, row.points.count);
-    return WriteTimeRange(row.time, bind->unit, v[6], v[7], r, path);
+    return WriteTimeRange(row.time, bind->time, v[6], v[7], r, path);
   });
   if (!status.ok()) return status;
   WriteTagMaps(v[3], chunk);

@@ -42,7 +42,7 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
     switch (out.kind) {
       case OutColumn::kTime:
         SetAllValid(vector, rows);
-        if (absl::Status s = WriteTimes(batch.times.data() + offset, rows, bind->unit,
+        if (absl::Status s = WriteTimes(batch.times.data() + offset, rows, bind->time,
                                         static_cast<int64_t*>(duckdb_vector_get_data(vector)), file, "time");
             !s.ok()) {
           return s;
@@ -85,15 +85,8 @@ bool RegisterReadTsfile(duckdb_connection connection) {
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "binary_as_blob", DUCKDB_TYPE_BOOLEAN);
   AddNamedParameter(function, "tags_as_enum", DUCKDB_TYPE_BOOLEAN);
-  {
-    duckdb_logical_type varchar = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
-    duckdb_logical_type list = duckdb_create_list_type(varchar);
-    duckdb_logical_type map = duckdb_create_map_type(varchar, list);
-    duckdb_table_function_add_named_parameter(function, "tags", map);
-    duckdb_destroy_logical_type(&map);
-    duckdb_destroy_logical_type(&list);
-    duckdb_destroy_logical_type(&varchar);
-  }
+  // ANY: a MAP of one value or of a list per column, or a STRUCT (ParseTags reads each).
+  AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
   return RegisterTableFunction(connection, function, BindCallback<read_tsfile_internal::Bind>,
                                InitCallback<read_tsfile_internal::Init>, ScanCallback<read_tsfile_internal::Scan>);
 }

@@ -16,6 +16,7 @@
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/duckdb/read_tsfile_plan.h"
 #include "tsread/duckdb/tag_enums.h"
 
@@ -31,7 +32,7 @@ duckdb_type OutputType(DataType type, const BindData& bind) {
     case DataType::kInt64: return DUCKDB_TYPE_BIGINT;
     case DataType::kFloat: return DUCKDB_TYPE_FLOAT;
     case DataType::kDouble: return DUCKDB_TYPE_DOUBLE;
-    case DataType::kTimestamp: return TimestampType(bind.unit);
+    case DataType::kTimestamp: return TimestampType(bind.time);
     case DataType::kDate: return DUCKDB_TYPE_DATE;
     case DataType::kBlob: return DUCKDB_TYPE_BLOB;
     default:  // TEXT, STRING
@@ -39,35 +40,60 @@ duckdb_type OutputType(DataType type, const BindData& bind) {
   }
 }
 
+// One tag predicate's values: a list of them (NULL items match a null tag) or a single value.
+std::vector<std::optional<std::string>> TagValues(duckdb_value value) {
+  std::vector<std::optional<std::string>> out;
+  if (duckdb_is_null_value(value)) return out;
+  if (duckdb_get_type_id(duckdb_get_value_type(value)) != DUCKDB_TYPE_LIST) {
+    out.push_back(ValueToString(value));
+    return out;
+  }
+  const idx_t n = duckdb_get_list_size(value);
+  for (idx_t j = 0; j < n; ++j) {
+    duckdb_value item = duckdb_get_list_child(value, j);
+    if (duckdb_is_null_value(item)) {
+      out.push_back(std::nullopt);
+    } else {
+      out.push_back(ValueToString(item));
+    }
+    duckdb_destroy_value(&item);
+  }
+  return out;
+}
+
+// `tags`: a MAP {'column': 'value' or ['values', ...]} or a STRUCT {'column': ...} of the same.
 absl::Status ParseTags(duckdb_bind_info info, std::vector<TagPredicate>& predicates) {
   duckdb_value v = duckdb_bind_get_named_parameter(info, "tags");
   if (!v) return absl::OkStatus();
-  if (!duckdb_is_null_value(v)) {
+  absl::Status status;
+  duckdb_logical_type type = duckdb_get_value_type(v);  // owned by the value
+  const duckdb_type id = duckdb_get_type_id(type);
+  if (duckdb_is_null_value(v)) {
+    // no predicate
+  } else if (id == DUCKDB_TYPE_MAP) {
     const idx_t n = duckdb_get_map_size(v);
     for (idx_t i = 0; i < n; ++i) {
       duckdb_value key = duckdb_get_map_key(v, i);
-      duckdb_value list = duckdb_get_map_value(v, i);
-      TagPredicate predicate;
-      predicate.column = ValueToString(key);
-      if (!duckdb_is_null_value(list)) {
-        const idx_t m = duckdb_get_list_size(list);
-        for (idx_t j = 0; j < m; ++j) {
-          duckdb_value item = duckdb_get_list_child(list, j);
-          if (duckdb_is_null_value(item)) {
-            predicate.values.push_back(std::nullopt);
-          } else {
-            predicate.values.push_back(ValueToString(item));
-          }
-          duckdb_destroy_value(&item);
-        }
-      }
+      duckdb_value values = duckdb_get_map_value(v, i);
+      predicates.push_back(TagPredicate{ValueToString(key), TagValues(values)});
       duckdb_destroy_value(&key);
-      duckdb_destroy_value(&list);
-      predicates.push_back(std::move(predicate));
+      duckdb_destroy_value(&values);
     }
+  } else if (id == DUCKDB_TYPE_STRUCT) {
+    const idx_t n = duckdb_struct_type_child_count(type);
+    for (idx_t i = 0; i < n; ++i) {
+      char* name = duckdb_struct_type_child_name(type, i);
+      duckdb_value values = duckdb_get_struct_child(v, i);
+      predicates.push_back(TagPredicate{name ? name : "", TagValues(values)});
+      duckdb_free(name);
+      duckdb_destroy_value(&values);
+    }
+  } else {
+    status = absl::InvalidArgumentError(
+        "read_tsfile: tags takes a MAP {'column': 'value'} or {'column': ['value', ...]} (NULL matches a null tag)");
   }
   duckdb_destroy_value(&v);
-  return absl::OkStatus();
+  return status;
 }
 
 // The table to read: `table_name` or the dataset's only one (an error says why there is none).
@@ -96,10 +122,12 @@ absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optio
 
 absl::Status Bind(duckdb_bind_info info) {
   auto bind = std::make_unique<BindData>();
-  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, kFunction);
-  if (!unit.ok()) return unit.status();
-  bind->unit = *unit;
-  bind->range = NamedTimeRange(info, bind->unit);
+  absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, kFunction);
+  if (!time.ok()) return time.status();
+  bind->time = *time;
+  absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, kFunction);
+  if (!range.ok()) return range.status();
+  bind->range = *range;
   bind->filename = NamedBool(info, "filename");
   bind->binary_as_blob = NamedBool(info, "binary_as_blob");
   const bool tags_as_enum = NamedBool(info, "tags_as_enum");
@@ -135,7 +163,7 @@ absl::Status Bind(duckdb_bind_info info) {
   if (!rows.ok()) return rows.status();
   duckdb_bind_set_cardinality(info, *rows, /*is_exact=*/false);
 
-  AddResultColumn(info, "time", TimestampType(bind->unit));
+  AddResultColumn(info, "time", TimestampType(bind->time));
   for (size_t c = 0; c < bind->schema.columns.size(); ++c) {
     const ColumnSchema& column = bind->schema.columns[c];
     if (const TagEnum* tag_enum = EnumOf(*bind, c)) {

@@ -15,6 +15,7 @@
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/duckdb/tag_enums.h"
 
 namespace tsread::duckdb_ext::read_tsfile_internal {
@@ -31,7 +32,7 @@ struct BindData {
   bool binary_as_blob = false;
   // tags_as_enum: per schema column, the ENUM of a TAG column (tag_enums.h); empty when not asked.
   std::vector<std::optional<TagEnum>> tag_enums;
-  TimeUnit unit = TimeUnit::kMs;
+  TimeMapping time;
   // Output columns: 0 = time, 1..n = schema columns, n + 1 = filename (when asked for).
 };
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/common/java_number_text.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/series_reader.h"
 #include "tsread/read/tsfile_reader.h"
@@ -31,7 +32,7 @@ struct TreeDevice {
 struct BindData {
   std::unique_ptr<Dataset> dataset;
   TimeRange range;
-  TimeUnit unit = TimeUnit::kMs;
+  TimeMapping time;
   bool filename = false;
 };
 
@@ -57,10 +58,12 @@ struct LocalState {
 
 absl::Status Bind(duckdb_bind_info info) {
   auto bind = std::make_unique<BindData>();
-  absl::StatusOr<TimeUnit> unit = NamedTimeUnit(info, kFunction);
-  if (!unit.ok()) return unit.status();
-  bind->unit = *unit;
-  bind->range = NamedTimeRange(info, bind->unit);
+  absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, kFunction);
+  if (!time.ok()) return time.status();
+  bind->time = *time;
+  absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, kFunction);
+  if (!range.ok()) return range.status();
+  bind->range = *range;
   bind->filename = NamedBool(info, "filename");
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
   if (!dataset.ok()) return dataset.status();
@@ -73,7 +76,7 @@ absl::Status Bind(duckdb_bind_info info) {
   }
   AddResultColumn(info, "device", DUCKDB_TYPE_VARCHAR);
   AddResultColumn(info, "measurement", DUCKDB_TYPE_VARCHAR);
-  AddResultColumn(info, "time", TimestampType(bind->unit));
+  AddResultColumn(info, "time", TimestampType(bind->time));
   AddResultColumn(info, "value", DUCKDB_TYPE_VARCHAR);
   if (bind->filename) AddResultColumn(info, "filename", DUCKDB_TYPE_VARCHAR);
   duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
@@ -231,10 +234,10 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
         case 0: SetString(vector, n, local->device->name); break;
         case 1: SetString(vector, n, measurement); break;
         case 2: {
-          std::optional<int64_t> t = ToOutputTime(batch.times[r], bind->unit);
+          std::optional<int64_t> t = ToOutputTime(batch.times[r], bind->time);
           if (!t) {
             return absl::OutOfRangeError(absl::StrCat(path, ": time ", batch.times[r],
-                                                      " is out of range of TIMESTAMP (try time_unit)"));
+                                                      " is out of range of TIMESTAMP ", kTimeRangeAdvice));
           }
           static_cast<int64_t*>(duckdb_vector_get_data(vector))[n] = *t;
           break;

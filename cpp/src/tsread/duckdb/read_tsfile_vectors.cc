@@ -59,9 +59,9 @@ void FillNull(duckdb_vector vector, size_t rows) {
   std::memset(duckdb_vector_get_validity(vector), 0, (rows + 63) / 64 * 8);
 }
 
-absl::Status WriteTimes(const int64_t* in, size_t rows, TimeUnit unit, int64_t* out, const std::string& file,
-                        const std::string& what) {
-  if (unit != TimeUnit::kMs) {
+absl::Status WriteTimes(const int64_t* in, size_t rows, const TimeMapping& mapping, int64_t* out,
+                        const std::string& file, const std::string& what) {
+  if (mapping.raw || mapping.unit != TimeUnit::kMs) {
     std::memcpy(out, in, rows * sizeof(int64_t));
     return absl::OkStatus();
   }
@@ -75,7 +75,7 @@ absl::Status WriteTimes(const int64_t* in, size_t rows, TimeUnit unit, int64_t* 
   }
   if (lo < kMin || hi > kMax) {
     return absl::OutOfRangeError(
-        absl::StrCat(file, ": ", what, ": time ", lo < kMin ? lo : hi, " is out of range of TIMESTAMP (try time_unit)"));
+        absl::StrCat(file, ": ", what, ": time ", lo < kMin ? lo : hi, " is out of range of TIMESTAMP ", kTimeRangeAdvice));
   }
   for (size_t r = 0; r < rows; ++r) out[r] = in[r] * 1000;
   return absl::OkStatus();
@@ -131,14 +131,14 @@ absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, con
     case DataType::kTimestamp: {
       auto* out = static_cast<int64_t*>(data);
       if (values.null_count == 0) {
-        return WriteTimes(values.int64s.data() + offset, rows, bind.unit, out, file,
+        return WriteTimes(values.int64s.data() + offset, rows, bind.time, out, file,
                           absl::StrCat("column \"", column.name, "\""));
       }
       // A null slot's value is unspecified: only valid ones are converted (and checked).
       for (size_t r = 0; r < rows; ++r) {
         out[r] = 0;
         if (!values.IsValid(offset + r)) continue;
-        std::optional<int64_t> t = ToOutputTime(values.int64s[offset + r], bind.unit);
+        std::optional<int64_t> t = ToOutputTime(values.int64s[offset + r], bind.time);
         if (!t) {
           return absl::OutOfRangeError(absl::StrCat(file, ": column \"", column.name, "\": timestamp ",
                                                     values.int64s[offset + r], " is out of range"));

@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/duckdb/read_tsfile_bind.h"
 #include "tsread/duckdb/tag_enums.h"
 #include "tsread/read/column_vector.h"
@@ -27,8 +28,8 @@ void FillConstantString(duckdb_vector vector, size_t rows, std::string_view valu
 // Rows [0, rows) of `vector` NULL.
 void FillNull(duckdb_vector vector, size_t rows);
 
-// Stored times (in `unit`) as TIMESTAMP values; OutOfRange naming `what` when one overflows.
-absl::Status WriteTimes(const int64_t* in, size_t rows, TimeUnit unit, int64_t* out, const std::string& file,
+// Stored times as output values (TimestampType(mapping)); OutOfRange naming `what` when one overflows.
+absl::Status WriteTimes(const int64_t* in, size_t rows, const TimeMapping& mapping, int64_t* out, const std::string& file,
                         const std::string& what);
 
 // A TAG column's value of the batch (`tag`, nullopt for NULL) in rows [0, rows) of `vector`: an

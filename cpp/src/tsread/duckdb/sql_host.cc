@@ -35,22 +35,35 @@ size_t DisplayWidth(const std::string& s) {
   return n;
 }
 
-// Whether a column has a type whose cells duckdb_value_varchar does not render.
-bool HasUnprintableColumn(duckdb_result* result) {
-  for (idx_t c = 0; c < duckdb_column_count(result); ++c) {
-    switch (duckdb_column_type(result, c)) {
-      case DUCKDB_TYPE_MAP:
-      case DUCKDB_TYPE_LIST:
-      case DUCKDB_TYPE_STRUCT:
-      case DUCKDB_TYPE_ARRAY:
-      case DUCKDB_TYPE_UNION:
-      case DUCKDB_TYPE_ENUM:
-        return true;
-      default:
-        break;
-    }
+// Whether duckdb_value_varchar renders cells of `type` as DuckDB prints them.
+// The C API's cell reader gives blanks for the timestamp variants, UUID, BIT, TIME WITH TIME ZONE
+// and VARINT, nothing for the nested types and ENUM, and crashes on some (SELECT uuid()): those
+// results are printed by DuckDB's own casts to VARCHAR instead.
+bool TypePrintsDirectly(duckdb_type type) {
+  switch (type) {
+    case DUCKDB_TYPE_BOOLEAN:
+    case DUCKDB_TYPE_TINYINT:
+    case DUCKDB_TYPE_SMALLINT:
+    case DUCKDB_TYPE_INTEGER:
+    case DUCKDB_TYPE_BIGINT:
+    case DUCKDB_TYPE_UTINYINT:
+    case DUCKDB_TYPE_USMALLINT:
+    case DUCKDB_TYPE_UINTEGER:
+    case DUCKDB_TYPE_UBIGINT:
+    case DUCKDB_TYPE_FLOAT:
+    case DUCKDB_TYPE_DOUBLE:
+    case DUCKDB_TYPE_VARCHAR:
+      return true;
+    default:
+      return false;
   }
-  return false;
+}
+
+bool CellsPrintDirectly(duckdb_result* result) {
+  for (idx_t c = 0; c < duckdb_column_count(result); ++c) {
+    if (!TypePrintsDirectly(duckdb_column_type(result, c))) return false;
+  }
+  return true;
 }
 
 void Print(duckdb_result* result, bool csv) {
@@ -62,6 +75,10 @@ void Print(duckdb_result* result, bool csv) {
     for (idx_t c = 0; c < cols; ++c) {
       if (duckdb_value_is_null(result, c, r)) {
         cells[r + 1][c] = csv ? "" : "NULL";
+        continue;
+      }
+      if (!TypePrintsDirectly(duckdb_column_type(result, c))) {
+        cells[r + 1][c] = "(not printable here)";  // only when DuckDB could not cast it either
         continue;
       }
       char* v = duckdb_value_varchar(result, c, r);
@@ -149,12 +166,15 @@ int main(int argc, char** argv) {
   int status = 0;
   std::string load = "LOAD '" + extension + "'";
   duckdb_result result;
+  bool load_ok = true;
   if (duckdb_query(con, load.c_str(), &result) == DuckDBError) {
     std::fprintf(stderr, "tsread_sql: %s\n", duckdb_result_error(&result));
     status = 1;
+    load_ok = false;
   }
   duckdb_destroy_result(&result);
-  for (size_t i = 0; status == 0 && i < statements.size(); ++i) {
+  // Every statement runs and reports, also after one fails (the exit status says whether any did).
+  for (size_t i = 0; load_ok && i < statements.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
     const duckdb_state state = duckdb_query(con, statements[i].c_str(), &result);
     if (timer) {
@@ -164,10 +184,10 @@ int main(int argc, char** argv) {
     if (state == DuckDBError) {
       std::fprintf(stderr, "Error: %s\n", duckdb_result_error(&result));
       status = 1;
-    } else if (HasUnprintableColumn(&result)) {
-      // The C API's cell reader renders no MAP, LIST, STRUCT or ENUM: let DuckDB cast the cells to
-      // text by running the statement again as a subquery (a statement that cannot be one, such as
-      // a PRAGMA, prints as it is).
+    } else if (!CellsPrintDirectly(&result)) {
+      // DuckDB casts the cells to text when the statement runs again as a subquery (its own
+      // rendering of every type, TIMESTAMPTZ in the session's TimeZone). A statement that cannot be
+      // a subquery (a PRAGMA, a SET) prints as it is: such results hold plain types.
       duckdb_result text;
       const std::string as_text = "SELECT COLUMNS(*)::VARCHAR FROM (" + statements[i] + ")";
       if (duckdb_query(con, as_text.c_str(), &text) == DuckDBSuccess) {
