@@ -13,9 +13,9 @@ namespace py = pybind11;
 
 namespace tsread::python {
 
-BatchReader::BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, bool float_nan, bool time_ns)
+BatchReader::BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, const ConvertOptions& options)
     : dataset_(std::move(dataset)), scanner_(MakeScanner(*dataset_, args)), cursor_(scanner_->OpenCursor()),
-      limit_(std::max<size_t>(args.batch_rows, 1)), collector_(scanner_->projection(), {.float_nan = float_nan, .time_ns = time_ns}) {}
+      limit_(std::max<size_t>(args.batch_rows, 1)), collector_(scanner_->projection(), options) {}
 
 py::object BatchReader::Next() {
   if (busy_.exchange(true)) throw std::runtime_error("tsread: a batch iterator was used from two threads at once");

@@ -21,7 +21,7 @@ namespace tsread::python {
 // are gathered until the next would overflow it).
 class BatchReader {
  public:
-  BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, bool float_nan, bool time_ns);
+  BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, const ConvertOptions& options);
 
   // The next batch's columns, or None at the end. The cursor is not thread-safe and the GIL is
   // released while it reads: a second thread calling in meanwhile gets an error, not a race.

@@ -48,10 +48,12 @@ bool Collector::Reserve(size_t rows) {
 
 absl::Status Collector::Append(const TableBatch& batch) {
   const size_t rows = batch.num_rows();
+  const std::string_view file = batch.file == nullptr ? std::string_view() : std::string_view(*batch.file);
+  files_.Note(rows_, batch.file);
   if (options_.with_time) {
     const size_t at = times_.size();
     if (!times_.Resize(at + rows * sizeof(int64_t))) return OutOfMemory();
-    if (absl::Status s = CopyTimes(batch.times.data(), rows, options_.time_ns,
+    if (absl::Status s = CopyTimes(batch.times.data(), rows, options_.time_ns, file,
                                    reinterpret_cast<int64_t*>(times_.data() + at));
         !s.ok()) {
       return s;
@@ -63,7 +65,7 @@ absl::Status Collector::Append(const TableBatch& batch) {
     if (column.meta.category == ColumnCategory::kTag) {
       status = AppendTag(column, batch.tag(j), rows);
     } else if (column.meta.category == ColumnCategory::kField) {
-      status = AppendField(column, batch.columns[j], rows);
+      status = AppendField(column, batch, j);
     }
     if (!status.ok()) return status;
   }
@@ -89,13 +91,28 @@ absl::Status Collector::AppendNulls(Column& column, const ColumnVector& values) 
   return absl::OkStatus();
 }
 
-absl::Status Collector::AppendField(Column& column, const ColumnVector& values, size_t rows) {
+absl::Status Collector::AppendField(Column& column, const TableBatch& batch, size_t j) {
+  const ColumnVector& values = batch.columns[j];
+  const size_t rows = batch.num_rows();
   if (absl::Status s = AppendNulls(column, values); !s.ok()) return s;
   const size_t width = WidthOf(column.meta.data_type);
   if (width > 0) {
     const size_t at = column.values.size();
     if (!column.values.Resize(at + rows * width)) return OutOfMemory();
-    return CopyFieldValues(values, options_, column.values.data() + at);
+    const ValueSite site{batch.file == nullptr ? std::string_view() : std::string_view(*batch.file),
+                         column.meta.name, batch.times.data()};
+    bool mask_ok = true;
+    // An invalid DATE read as null (invalid_dates='null'): its row joins the null mask.
+    const MarkNull mark_null = [&](size_t r) {
+      if (column.mask.size() < rows_ + rows && !column.mask.Resize(rows_ + rows)) {
+        mask_ok = false;
+        return;
+      }
+      column.mask.data()[rows_ + r] = 1;
+      column.has_nulls = true;
+    };
+    absl::Status status = CopyFieldValues(values, options_, site, mark_null, column.values.data() + at);
+    return mask_ok ? status : OutOfMemory();
   }
   // Binary: the batch's offsets rebased onto the bytes gathered so far.
   if (column.offsets.size() == 0) {
@@ -113,13 +130,13 @@ absl::Status Collector::AppendField(Column& column, const ColumnVector& values, 
   return absl::OkStatus();
 }
 
-py::dict Collector::FinishColumn(Column& column) {
+py::dict Collector::FinishColumn(Column& column, const int64_t* times) {
   const ProjectedColumn& meta = column.meta;
   py::dict out = ColumnHead(meta);
   if (meta.category == ColumnCategory::kTag) {
     out["kind"] = "tag";
     out["values"] = ReleaseTagCodes(column.values, tag_code_width_, column.tags.values().size());
-    out["categories"] = CategoriesOf(column.tags.values());
+    out["categories"] = CategoriesOf(column.tags.values(), meta.name, options_.invalid_utf8);
     return out;
   }
   if (meta.category != ColumnCategory::kField) {
@@ -135,14 +152,17 @@ py::dict Collector::FinishColumn(Column& column) {
     if (column.has_nulls && column.keep_mask) out["mask"] = column.mask.Release(py::dtype("bool"));
     return out;
   }
-  // TEXT/STRING as str (undecodable bytes kept through surrogateescape), BLOB as bytes, None for null.
+  // TEXT/STRING as str (or bytes, as invalid_utf8 says), BLOB as bytes, None for null.
+  const TextDecoder decoder(meta, options_.invalid_utf8, times, options_.time_ns);
+  out["kind"] = decoder.kind();
   py::array objects = py::module_::import("numpy").attr("empty")(rows_, py::arg("dtype") = "object");
   auto** slots = static_cast<PyObject**>(objects.mutable_data());
   const auto* offsets = reinterpret_cast<const int64_t*>(column.offsets.data());
-  const bool as_bytes = meta.data_type == DataType::kBlob;
   for (size_t r = 0; r < rows_; ++r) {
     if (column.has_nulls && column.mask.data()[r]) continue;  // np.empty filled the slot with None
-    PyObject* value = DecodeValue(column.values.data() + offsets[r], static_cast<size_t>(offsets[r + 1] - offsets[r]), as_bytes);
+    const std::string_view bytes(column.values.data() + offsets[r], static_cast<size_t>(offsets[r + 1] - offsets[r]));
+    PyObject* value = decoder.Decode(bytes);
+    if (value == nullptr) decoder.RaiseInvalid(bytes, r, files_.FileOf(r));
     PyObject* old = slots[r];
     slots[r] = value;
     Py_XDECREF(old);
@@ -163,8 +183,13 @@ py::dict TimeColumn(py::object values) {
 
 py::list Collector::Finish() {
   py::list out;
-  if (options_.with_time) out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
-  for (Column& column : columns_) out.append(FinishColumn(column));
+  const int64_t* times = nullptr;
+  if (options_.with_time) {
+    py::array values = times_.Release(py::dtype::of<int64_t>());
+    times = static_cast<const int64_t*>(values.data());  // kept alive by `out`
+    out.append(TimeColumn(values));
+  }
+  for (Column& column : columns_) out.append(FinishColumn(column, times));
   // Ready for the next batch of rows (iter_batches reuses the collector).
   for (Column& column : columns_) {
     Column fresh;
@@ -172,6 +197,7 @@ py::list Collector::Finish() {
     fresh.keep_mask = column.keep_mask;
     column = std::move(fresh);
   }
+  files_.Clear();
   rows_ = 0;
   return out;
 }

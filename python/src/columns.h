@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "buffer.h"
 #include "tag_codes.h"
+#include "text_values.h"
 #include "tsread/read/projection.h"
 #include "tsread/read/table_reader.h"
 #include "values.h"
@@ -62,15 +63,17 @@ class Collector {
     TagDictionary tags;  // TAG: the categories and their codes
   };
 
-  absl::Status AppendField(Column& column, const ColumnVector& values, size_t rows);
+  absl::Status AppendField(Column& column, const TableBatch& batch, size_t j);
   absl::Status AppendTag(Column& column, std::optional<std::string_view> value, size_t rows);
   absl::Status AppendNulls(Column& column, const ColumnVector& values);
-  pybind11::dict FinishColumn(Column& column);
+  // `times`: the time column's values (nullptr without one), for error messages.
+  pybind11::dict FinishColumn(Column& column, const int64_t* times);
 
   std::vector<ProjectedColumn> projection_;
   ConvertOptions options_;
   std::vector<Column> columns_;
   Buffer times_;
+  RowFiles files_;  // which file each row came from, for the errors of Finish
   size_t rows_ = 0;
   size_t tag_code_width_ = sizeof(int32_t);
 };

@@ -5,12 +5,36 @@
 #include <cstddef>
 #include <set>
 
+#include "nullable_columns.h"
+#include "text_values.h"
 #include "tsread/aggregate/file_summary.h"
+#include "tsread/common/utf8.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace py = pybind11;
 
 namespace tsread::python {
+namespace {
+
+std::string BytesRepr(std::string_view bytes) { return py::repr(py::bytes(bytes.data(), bytes.size())); }
+
+// A TsFile's names are UTF-8 (the Java writer encodes its strings so): bytes that are not are
+// corruption, refused when the dataset opens rather than as a UnicodeDecodeError wherever a
+// name is later turned into str. Needs the GIL.
+void CheckNamesAreUtf8(const Dataset& dataset) {
+  for (const DatasetFile& f : dataset.files()) {
+    for (const std::shared_ptr<const TableSchema>& table : f.tables) {
+      if (!IsValidUtf8(table->name)) RaiseCorrupt(f.path, "a table name is not UTF-8: " + BytesRepr(table->name));
+      for (const ColumnSchema& c : table->columns) {
+        if (!IsValidUtf8(c.name)) {
+          RaiseCorrupt(f.path, "table \"" + table->name + "\": a column name is not UTF-8: " + BytesRepr(c.name));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
 
 PyDataset::PyDataset(const std::vector<std::string>& inputs, bool skip_unreadable) {
   DatasetOptions options;
@@ -23,6 +47,13 @@ PyDataset::PyDataset(const std::vector<std::string>& inputs, bool skip_unreadabl
   dataset_ = std::shared_ptr<Dataset>(Check(std::move(ds)));
   // A file whose metadata could not be read fails here, as opening a single file would.
   for (const DatasetFile& f : dataset_->files()) Check(WithFileName(f.status, f.path), dataset_.get());
+  CheckNamesAreUtf8(*dataset_);
+}
+
+std::vector<std::pair<std::string, std::string>> PyDataset::Skipped() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const SkippedFile& f : dataset_->skipped_files()) out.emplace_back(f.path, std::string(f.status.message()));
+  return out;
 }
 
 std::vector<std::string> PyDataset::Files() const {
@@ -41,22 +72,64 @@ std::vector<std::tuple<std::string, std::string, std::string>> PyDataset::Schema
   return out;
 }
 
-std::vector<std::vector<std::optional<std::string>>> PyDataset::Devices(const std::optional<std::string>& table) const {
+py::list PyDataset::Devices(const std::optional<std::string>& table, InvalidUtf8 invalid_utf8) const {
   const std::string name = table ? *table : Check(dataset_->OnlyTable(), dataset_.get());
-  std::vector<std::vector<std::optional<std::string>>> out;
-  std::set<std::vector<std::optional<std::string>>> seen;
-  py::gil_scoped_release nogil;
-  for (size_t i = 0; i < dataset_->files().size(); ++i) {
-    if (dataset_->files()[i].FindTable(name) == nullptr) continue;
-    std::shared_ptr<const TsFileReader> reader = CheckNoGil(dataset_->OpenFile(i));
-    DeviceIterator it = CheckNoGil(reader->Devices(name));
-    while (const DeviceEntry* entry = CheckNoGil(it.Next())) {
-      const DeviceId id = entry->id.ToOwned();  // segments() refers into it: keep it alive
-      const std::vector<std::optional<std::string>>& segments = id.segments();
-      std::vector<std::optional<std::string>> tags(segments.begin() + std::min<size_t>(1, segments.size()), segments.end());
-      if (seen.insert(tags).second) out.push_back(std::move(tags));
+  std::vector<std::vector<std::optional<std::string>>> found;
+  std::vector<size_t> file_of;  // the file each device was first seen in, for errors
+  {
+    py::gil_scoped_release nogil;
+    std::set<std::vector<std::optional<std::string>>> seen;
+    for (size_t i = 0; i < dataset_->files().size(); ++i) {
+      if (dataset_->files()[i].FindTable(name) == nullptr) continue;
+      std::shared_ptr<const TsFileReader> reader = CheckNoGil(dataset_->OpenFile(i));
+      DeviceIterator it = CheckNoGil(reader->Devices(name));
+      while (const DeviceEntry* entry = CheckNoGil(it.Next())) {
+        const DeviceId id = entry->id.ToOwned();  // segments() refers into it: keep it alive
+        const std::vector<std::optional<std::string>>& segments = id.segments();
+        std::vector<std::optional<std::string>> tags(segments.begin() + std::min<size_t>(1, segments.size()),
+                                                     segments.end());
+        if (seen.insert(tags).second) {
+          found.push_back(std::move(tags));
+          file_of.push_back(i);
+        }
+      }
     }
   }
+  py::list out;
+  for (size_t k = 0; k < found.size(); ++k) {
+    py::list values;
+    for (const std::optional<std::string>& v : found[k]) {
+      if (!v.has_value()) {
+        values.append(py::none());
+        continue;
+      }
+      if (invalid_utf8 == InvalidUtf8::kError && !IsValidUtf8(*v)) {
+        RaiseCorrupt(dataset_->files()[file_of[k]].path,
+                     "table \"" + name + "\": a device's TAG value is not UTF-8: " + BytesRepr(*v) +
+                         " (invalid_utf8='replace' or 'bytes' reads it)");
+      }
+      values.append(py::reinterpret_steal<py::object>(DecodeTag(*v, "", invalid_utf8)));
+    }
+    out.append(py::tuple(values));
+  }
+  return out;
+}
+
+std::vector<std::string> PyDataset::NullableColumns(const std::optional<std::string>& table) const {
+  const std::string name = table ? *table : Check(dataset_->OnlyTable(), dataset_.get());
+  {
+    std::lock_guard<std::mutex> lock(nullable_mutex_);
+    auto it = nullable_.find(name);
+    if (it != nullable_.end()) return it->second;
+  }
+  absl::StatusOr<std::vector<std::string>> columns;
+  {
+    py::gil_scoped_release nogil;
+    columns = ::tsread::python::NullableColumns(*dataset_, name);
+  }
+  std::vector<std::string> out = Check(std::move(columns), dataset_.get());
+  std::lock_guard<std::mutex> lock(nullable_mutex_);
+  nullable_.emplace(name, out);
   return out;
 }
 

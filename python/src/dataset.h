@@ -5,7 +5,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -14,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "errors.h"
+#include "values.h"
 #include "tsread/dataset/dataset.h"
 
 namespace tsread::python {
@@ -27,13 +30,20 @@ class PyDataset {
 
   std::vector<std::string> Files() const;
   std::vector<std::string> Tables() const { return dataset_->TableNames(); }
+  // The files left out by skip_unreadable: (path, why).
+  std::vector<std::pair<std::string, std::string>> Skipped() const;
 
   // (name, category, type) per column of the reconciled schema.
   std::vector<std::tuple<std::string, std::string, std::string>> Schema(const std::optional<std::string>& table) const;
 
-  // The table's devices as tuples of TAG values (segments after the table name), each once, in
-  // file order then index order.
-  std::vector<std::vector<std::optional<std::string>>> Devices(const std::optional<std::string>& table) const;
+  // The table's devices as tuples of TAG values (str or None: the segments after the table name),
+  // each once, in file order then index order; a value that is not UTF-8 is CorruptFileError,
+  // or as `invalid_utf8` says (text_values.h). Needs the GIL.
+  pybind11::list Devices(const std::optional<std::string>& table, InvalidUtf8 invalid_utf8) const;
+
+  // The FIELD columns of the table that may hold nulls, from metadata (nullable_columns.h);
+  // computed once per table and kept.
+  std::vector<std::string> NullableColumns(const std::optional<std::string>& table) const;
 
   // Per file: path, size, version, tables (devices, rows, time range) and tree-model counts, from
   // metadata only.
@@ -51,6 +61,8 @@ class PyDataset {
   }
 
   std::shared_ptr<Dataset> dataset_;
+  mutable std::mutex nullable_mutex_;
+  mutable std::map<std::string, std::vector<std::string>> nullable_;  // NullableColumns by table
 };
 
 }  // namespace tsread::python

@@ -70,6 +70,15 @@ std::optional<std::string> FileIn(std::string_view message, const Dataset* datas
   throw py::error_already_set();
 }
 
+[[noreturn]] void RaiseCorrupt(std::string_view file, const std::string& message) {
+  py::object cls = ModuleAttr("CorruptFileError");
+  py::object error = cls(file.empty() ? message : std::string(file) + ": " + message);
+  error.attr("file") = file.empty() ? py::none() : py::cast(std::string(file));
+  error.attr("offset") = py::none();
+  PyErr_SetObject(cls.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
 void Check(const absl::Status& status, const Dataset* dataset) {
   if (!status.ok()) Raise(status, dataset);
 }

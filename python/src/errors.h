@@ -7,6 +7,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -18,6 +20,10 @@ namespace tsread::python {
 // Raises the Python exception for a failed status; `dataset` (if any) names the file (.file) of
 // a corrupt or unsupported one.
 [[noreturn]] void Raise(const absl::Status& status, const Dataset* dataset = nullptr);
+
+// Raises CorruptFileError for a corrupt value found while making Python objects (with the GIL,
+// after the scan): `message` prefixed by `file` (if known), .file = file or None, .offset None.
+[[noreturn]] void RaiseCorrupt(std::string_view file, const std::string& message);
 
 void Check(const absl::Status& status, const Dataset* dataset = nullptr);
 template <typename T>

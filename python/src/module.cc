@@ -20,12 +20,25 @@
 #include "read_tree.h"
 #include "scan_args.h"
 #include "splits.h"
+#include "values.h"
 
 namespace py = pybind11;
+
+namespace {
+
+// The value options of a read (python/tsread/__init__.py's spellings) as ConvertOptions.
+tsread::python::ConvertOptions Convert(bool float_nan, bool time_ns, const std::string& date_as,
+                                       const std::string& invalid_dates, const std::string& invalid_utf8) {
+  return tsread::python::Check(
+      tsread::python::MakeConvertOptions(float_nan, time_ns, date_as, invalid_dates, invalid_utf8));
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_tsread, m) {
   using namespace tsread::python;
   m.doc() = "tsread: the C++ reader's binding (use the tsread package, not this module)";
+  m.attr("__version__") = TSREAD_VERSION;
   // Raise (errors.cc) looks these up by name.
   py::exception<struct CorruptFileTag>(m, "CorruptFileError", PyExc_ValueError);
   py::exception<struct UnsupportedFileTag>(m, "UnsupportedFileError", PyExc_ValueError);
@@ -35,30 +48,43 @@ PYBIND11_MODULE(_tsread, m) {
       .def("files", &PyDataset::Files)
       .def("tables", &PyDataset::Tables)
       .def("schema", &PyDataset::Schema, py::arg("table") = py::none())
-      .def("devices", &PyDataset::Devices, py::arg("table") = py::none())
+      .def(
+          "devices",
+          [](const PyDataset& ds, const std::optional<std::string>& table, const std::string& invalid_utf8) {
+            return ds.Devices(table, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8);
+          },
+          py::arg("table") = py::none(), py::arg("invalid_utf8") = "error")
+      .def("skipped", &PyDataset::Skipped)
+      .def("nullable_columns", &PyDataset::NullableColumns, py::arg("table") = py::none())
       .def("info", &PyDataset::Info);
 
   m.def(
       "read_table",
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
          std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, int threads,
-         bool float_nan, bool time_ns) {
+         bool float_nan, bool time_ns, const std::string& date_as, const std::string& invalid_dates,
+         const std::string& invalid_utf8) {
+        const ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
         return ReadTable(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, 0),
-                         float_nan, time_ns);
+                         options);
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-      py::arg("threads"), py::arg("float_nan"), py::arg("time_ns"));
+      py::arg("threads"), py::arg("float_nan"), py::arg("time_ns"), py::arg("date_as") = "int",
+      py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error");
 
   py::class_<BatchReader>(m, "BatchReader")
       .def(py::init([](const PyDataset& ds, std::optional<std::string> table,
                        std::optional<std::vector<std::string>> columns, std::optional<int64_t> start,
-                       std::optional<int64_t> end, std::optional<Tags> tags, size_t batch_rows, bool float_nan, bool time_ns) {
+                       std::optional<int64_t> end, std::optional<Tags> tags, size_t batch_rows, bool float_nan, bool time_ns,
+                       const std::string& date_as, const std::string& invalid_dates, const std::string& invalid_utf8) {
+             const ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
              return std::make_unique<BatchReader>(
                  ds.dataset(), MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, batch_rows),
-                 float_nan, time_ns);
+                 options);
            }),
            py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-           py::arg("batch_rows"), py::arg("float_nan"), py::arg("time_ns"))
+           py::arg("batch_rows"), py::arg("float_nan"), py::arg("time_ns"), py::arg("date_as") = "int",
+           py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error")
       .def("next", &BatchReader::Next);
 
   m.def(
@@ -70,7 +96,22 @@ PYBIND11_MODULE(_tsread, m) {
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
       py::arg("split_bytes"));
-  m.def("read_split", &ReadSplit, py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0,
-        py::arg("columns") = py::none(), py::arg("with_time") = true);
-  m.def("read_tree", &ReadTree, py::arg("dataset"));
+  m.def(
+      "read_split",
+      [](const py::bytes& split, bool float_nan, bool time_ns, uint64_t rows_hint,
+         std::optional<std::vector<std::string>> columns, bool with_time, const std::string& date_as,
+         const std::string& invalid_dates, const std::string& invalid_utf8) {
+        ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
+        options.with_time = with_time;
+        return ReadSplit(split, options, rows_hint, std::move(columns));
+      },
+      py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0,
+      py::arg("columns") = py::none(), py::arg("with_time") = true, py::arg("date_as") = "int",
+      py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error");
+  m.def(
+      "read_tree",
+      [](const PyDataset& ds, const std::string& invalid_utf8) {
+        return ReadTree(ds, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8);
+      },
+      py::arg("dataset"), py::arg("invalid_utf8") = "error");
 }

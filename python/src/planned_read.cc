@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "columns.h"
 #include "tag_codes.h"
+#include "text_values.h"
 #include "tsread/io/status_macros.h"
 
 namespace py = pybind11;
@@ -184,8 +185,9 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
   }
   PopulatePiece(piece, piece.rows + rows);
   const size_t at = piece.offset + piece.rows;
+  const std::string_view file = scanner_->dataset().files()[piece.file->index].path;
   TSREAD_RETURN_IF_ERROR(
-      CopyTimes(batch.times.data(), rows, options_.time_ns, reinterpret_cast<int64_t*>(times_.data()) + at));
+      CopyTimes(batch.times.data(), rows, options_.time_ns, file, reinterpret_cast<int64_t*>(times_.data()) + at));
   for (size_t j = 0; j < columns_.size(); ++j) {
     Column& column = *columns_[j];
     if (column.meta.category == ColumnCategory::kTag) {
@@ -201,7 +203,14 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
       CopyNullMask(values, column.mask.data() + at);
     }
     if (column.width > 0) {
-      TSREAD_RETURN_IF_ERROR(CopyFieldValues(values, options_, column.values.data() + at * column.width));
+      // An invalid DATE read as null (invalid_dates='null'): its row joins the null mask, which
+      // every DATE column has (needs_mask).
+      const MarkNull mark_null = [&](size_t r) {
+        column.mask.data()[at + r] = 1;
+        if (!column.has_nulls.load(std::memory_order_relaxed)) column.has_nulls = true;
+      };
+      TSREAD_RETURN_IF_ERROR(CopyFieldValues(values, options_, {file, column.meta.name, batch.times.data()}, mark_null,
+                                             column.values.data() + at * column.width));
       continue;
     }
     std::string& bytes = piece.bytes[j];
@@ -314,7 +323,9 @@ void PlannedRead::Compact() {
 py::list PlannedRead::Finish() {
   py::list out;
   times_.SetSize(rows_ * sizeof(int64_t));
-  out.append(TimeColumn(times_.Release(py::dtype::of<int64_t>())));
+  py::array time_values = times_.Release(py::dtype::of<int64_t>());
+  const auto* times = static_cast<const int64_t*>(time_values.data());  // for error messages; kept by `out`
+  out.append(TimeColumn(time_values));
   for (size_t j = 0; j < columns_.size(); ++j) {
     Column& column = *columns_[j];
     const ProjectedColumn& meta = column.meta;
@@ -323,7 +334,7 @@ py::list PlannedRead::Finish() {
       c["kind"] = "tag";
       column.values.SetSize(rows_ * column.width);
       c["values"] = ReleaseTagCodes(column.values, column.width, column.categories.size());
-      c["categories"] = CategoriesOf(column.categories);
+      c["categories"] = CategoriesOf(column.categories, meta.name, options_.invalid_utf8);
     } else if (meta.category != ColumnCategory::kField) {
       c["kind"] = "str";  // ATTRIBUTE columns carry no values in table scans: all null
       c["values"] = NoneArray(rows_);
@@ -336,11 +347,12 @@ py::list PlannedRead::Finish() {
         c["mask"] = column.mask.Release(py::dtype("bool"));
       }
     } else {
-      // TEXT/STRING as str, BLOB as bytes, None for null; piece by piece in scan order.
-      c["kind"] = KindOf(meta.data_type);
+      // TEXT/STRING as str (or bytes, as invalid_utf8 says), BLOB as bytes, None for null; piece
+      // by piece in scan order.
+      const TextDecoder decoder(meta, options_.invalid_utf8, times, options_.time_ns);
+      c["kind"] = decoder.kind();
       py::array objects = NoneArray(rows_);
       auto** slots = static_cast<PyObject**>(objects.mutable_data());
-      const bool as_bytes = meta.data_type == DataType::kBlob;
       const char* mask = column.has_nulls ? column.mask.data() : nullptr;
       size_t row = 0;
       for (auto& piece : pieces_) {
@@ -348,7 +360,11 @@ py::list PlannedRead::Finish() {
         const std::string& bytes = piece->bytes[j];
         for (size_t r = 0; r < piece->rows; ++r, ++row) {
           if (mask != nullptr && mask[row]) continue;  // None already
-          PyObject* value = DecodeValue(bytes.data() + offsets[r], static_cast<size_t>(offsets[r + 1] - offsets[r]), as_bytes);
+          const std::string_view value_bytes(bytes.data() + offsets[r], static_cast<size_t>(offsets[r + 1] - offsets[r]));
+          PyObject* value = decoder.Decode(value_bytes);
+          if (value == nullptr) {
+            decoder.RaiseInvalid(value_bytes, row, scanner_->dataset().files()[piece->file->index].path);
+          }
           PyObject* old = slots[row];
           slots[row] = value;
           Py_XDECREF(old);

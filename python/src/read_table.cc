@@ -21,10 +21,9 @@ std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanAr
 // Every row of the scan as Python columns, gathered with the GIL released: planned from the
 // metadata's row counts and written in place (PlannedRead), or, when the plan cannot be trusted,
 // batch by batch in scan order (Collector: a cursor on one thread, an ordered Scan on several).
-py::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan, bool time_ns) {
+py::list ReadTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptions& options) {
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
-  const ConvertOptions options{.float_nan = float_nan, .time_ns = time_ns};
   std::unique_ptr<PlannedRead> planned;
   absl::Status status;
   {

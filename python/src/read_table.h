@@ -9,6 +9,7 @@
 
 #include "dataset.h"
 #include "scan_args.h"
+#include "values.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
 
@@ -19,7 +20,7 @@ std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanAr
 
 // Every row of the scan as Python columns (a list of Collector::Finish's dicts), gathered with
 // the GIL released. Needs the GIL.
-pybind11::list ReadTable(const PyDataset& ds, const ScanArgs& args, bool float_nan, bool time_ns);
+pybind11::list ReadTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptions& options);
 
 }  // namespace tsread::python
 

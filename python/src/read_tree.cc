@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "text_values.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/series_reader.h"
@@ -20,8 +21,10 @@ namespace py = pybind11;
 namespace tsread::python {
 namespace {
 
-// One value of a series as a Python object of its type (DATE and TIMESTAMP as their stored ints).
-py::object ValueAt(const ColumnVector& v, size_t r) {
+// One value of a series as a Python object of its type (DATE and TIMESTAMP as their stored ints);
+// a null object for a TEXT/STRING value that is not UTF-8 under InvalidUtf8::kError (the
+// UnicodeDecodeError pending).
+py::object ValueAt(const ColumnVector& v, size_t r, InvalidUtf8 invalid_utf8) {
   switch (v.type) {
     case DataType::kBoolean: return py::bool_(v.bools[r] != 0);
     case DataType::kInt32:
@@ -33,15 +36,26 @@ py::object ValueAt(const ColumnVector& v, size_t r) {
     case DataType::kBlob: return py::bytes(std::string(v.binary(r)));
     default: {
       std::string_view s = v.binary(r);
-      return py::reinterpret_steal<py::object>(
-          PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
+      if (invalid_utf8 == InvalidUtf8::kBytes) return py::bytes(s.data(), s.size());
+      PyObject* value = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()),
+                                             invalid_utf8 == InvalidUtf8::kReplace ? "replace" : "strict");
+      if (value == nullptr && !PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) throw py::error_already_set();
+      return py::reinterpret_steal<py::object>(value);
     }
   }
 }
 
+[[noreturn]] void RaiseInvalid(const std::string& file, const std::string& device, const std::string& measurement,
+                               const ColumnVector& v, size_t r, int64_t time) {
+  RaiseCorrupt(file, "device \"" + device + "\", measurement \"" + measurement + "\": " +
+                         DescribeDecodeError(v.binary(r)) + " in a " + (v.type == DataType::kText ? "TEXT" : "STRING") +
+                         " value at time " + std::to_string(time) +
+                         ": read it with invalid_utf8='replace' (U+FFFD for bad bytes) or invalid_utf8='bytes'");
+}
+
 }  // namespace
 
-py::dict ReadTree(const PyDataset& ds) {
+py::dict ReadTree(const PyDataset& ds, InvalidUtf8 invalid_utf8) {
   const Dataset& dataset = *ds.dataset();
   py::list devices, measurements, times, values;
   for (size_t i = 0; i < dataset.files().size(); ++i) {
@@ -68,10 +82,12 @@ py::dict ReadTree(const PyDataset& ds) {
           const ColumnVector& v = batch->values;
           for (size_t r = 0; r < batch->times.size(); ++r) {
             if (!v.IsValid(r)) continue;
+            py::object value = ValueAt(v, r, invalid_utf8);
+            if (!value) RaiseInvalid(dataset.files()[i].path, name, measurement, v, r, batch->times[r]);
             devices.append(device);
             measurements.append(m);
             times.append(batch->times[r]);
-            values.append(ValueAt(v, r));
+            values.append(value);
           }
         }
       }

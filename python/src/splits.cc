@@ -55,8 +55,8 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
   return out;
 }
 
-py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, uint64_t rows_hint,
-                   std::optional<std::vector<std::string>> columns, bool with_time) {
+py::list ReadSplit(const py::bytes& serialized, const ConvertOptions& options, uint64_t rows_hint,
+                   std::optional<std::vector<std::string>> columns) {
   const std::string bytes = serialized;
   absl::StatusOr<std::unique_ptr<SplitReader>> reader;
   absl::Status status;
@@ -65,8 +65,7 @@ py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, ui
     py::gil_scoped_release nogil;
     reader = SplitReader::Open(bytes, 0, {}, std::move(columns));
     if (reader.ok()) {
-      collector.emplace((*reader)->projection(),
-                        ConvertOptions{.float_nan = float_nan, .time_ns = time_ns, .with_time = with_time});
+      collector.emplace((*reader)->projection(), options);
       const uint64_t file_size = (*reader)->scanner().dataset().files()[0].size;
       const uint64_t believed = file_size > UINT64_MAX / kMaxHintedRowsPerFileByte ? UINT64_MAX
                                                                                    : file_size * kMaxHintedRowsPerFileByte;
@@ -79,7 +78,7 @@ py::list ReadSplit(const py::bytes& serialized, bool float_nan, bool time_ns, ui
     }
   }
   Check(reader.status());
-  Check(status);
+  Check(status, &(*reader)->scanner().dataset());  // names the file of a corrupt value (.file)
   return collector->Finish();
 }
 

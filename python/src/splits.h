@@ -12,6 +12,7 @@
 
 #include "dataset.h"
 #include "scan_args.h"
+#include "values.h"
 
 namespace tsread::python {
 
@@ -21,10 +22,10 @@ pybind11::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t sp
 
 // Executes one serialized split (in a Dask worker): SplitReader::Open, then its rows.
 // `rows_hint`: the rows the split's metadata announced when it was planned (0: unknown).
-// `columns`: only these of the split's columns (None: all); `with_time`: whether a time column
-// comes first.
-pybind11::list ReadSplit(const pybind11::bytes& serialized, bool float_nan, bool time_ns, uint64_t rows_hint,
-                         std::optional<std::vector<std::string>> columns, bool with_time);
+// `columns`: only these of the split's columns (None: all); ConvertOptions::with_time: whether a
+// time column comes first.
+pybind11::list ReadSplit(const pybind11::bytes& serialized, const ConvertOptions& options, uint64_t rows_hint,
+                         std::optional<std::vector<std::string>> columns);
 
 }  // namespace tsread::python
 

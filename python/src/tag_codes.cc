@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "text_values.h"
 #include "values.h"
 
 namespace py = pybind11;
@@ -74,10 +75,10 @@ py::array ReleaseTagCodes(Buffer& codes, size_t width, size_t categories) {
   return out;
 }
 
-py::list CategoriesOf(const std::vector<std::string>& values) {
+py::list CategoriesOf(const std::vector<std::string>& values, std::string_view column, InvalidUtf8 invalid_utf8) {
   py::list categories;
   for (const std::string& value : values) {
-    categories.append(py::reinterpret_steal<py::object>(DecodeValue(value.data(), value.size(), false)));
+    categories.append(py::reinterpret_steal<py::object>(DecodeTag(value, column, invalid_utf8)));
   }
   return categories;
 }

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "buffer.h"
+#include "values.h"
 
 namespace tsread::python {
 
@@ -35,8 +36,9 @@ void RemapTagCodes(char* codes, size_t width, size_t rows, const std::vector<int
 // The codes (`width` bytes each, the buffer's whole size) as the numpy array pandas makes for
 // `categories` categories, narrowed in place when written wider. Needs the GIL.
 pybind11::array ReleaseTagCodes(Buffer& codes, size_t width, size_t categories);
-// The values as the Python list of a Categorical's categories (str). Needs the GIL.
-pybind11::list CategoriesOf(const std::vector<std::string>& values);
+// The values of TAG column `column` as the Python list of a Categorical's categories (str;
+// DecodeTag says what becomes of bytes that are not UTF-8). Needs the GIL.
+pybind11::list CategoriesOf(const std::vector<std::string>& values, std::string_view column, InvalidUtf8 invalid_utf8);
 
 // A TAG column's values in the order first seen, each coded by its position.
 class TagDictionary {

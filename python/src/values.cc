@@ -2,6 +2,12 @@
 
 #include <cstring>
 #include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "date_values.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/io/status_macros.h"
 
 namespace py = pybind11;
 
@@ -29,23 +35,58 @@ void NanForNulls(const ColumnVector& c, T* values) {
 
 constexpr int64_t kNanosPerMilli = 1'000'000;
 
-absl::Status TimeOutOfRange() {
-  return absl::OutOfRangeError("a time lies outside datetime64[ns] (years 1677-2262): read it with time_as='int'");
+constexpr int64_t kNanosLimit = std::numeric_limits<int64_t>::max() / kNanosPerMilli;
+
+bool NanosHold(int64_t millis) { return millis > -kNanosLimit && millis < kNanosLimit; }
+
+// Names the column and the value, so that a wide table's error says where to look.
+absl::Status TimeOutOfRange(std::string_view file, std::string_view what) {
+  return WithFileName(absl::OutOfRangeError(absl::StrCat(ToAbsl(what),
+                                                         " lies outside datetime64[ns] (years 1677-2262): read it "
+                                                         "with time_as='int'")),
+                      file);
 }
 
 // Milliseconds to nanoseconds in one pass (the copy and the check fused: the source is in cache,
 // the destination written once).
 bool MillisToNanos(const int64_t* from, size_t rows, int64_t* to) {
-  constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / kNanosPerMilli;
   bool in_range = true;
   for (size_t r = 0; r < rows; ++r) {
-    in_range &= from[r] > -kLimit && from[r] < kLimit;
+    in_range &= NanosHold(from[r]);
     to[r] = from[r] * kNanosPerMilli;  // wraps harmlessly when out of range: then refused
   }
   return in_range;
 }
 
 }  // namespace
+
+absl::StatusOr<ConvertOptions> MakeConvertOptions(bool float_nan, bool time_ns, std::string_view date_as,
+                                                  std::string_view invalid_dates, std::string_view invalid_utf8) {
+  ConvertOptions options{.float_nan = float_nan, .time_ns = time_ns};
+  if (date_as == "int") {
+    options.date_as = DateAs::kInt;
+  } else if (date_as == "date") {
+    options.date_as = DateAs::kDate;
+  } else if (date_as == "datetime64") {
+    options.date_as = DateAs::kDatetime64;
+  } else {
+    return absl::InvalidArgumentError("date_as is 'datetime64', 'date' or 'int'");
+  }
+  if (invalid_dates != "error" && invalid_dates != "null") {
+    return absl::InvalidArgumentError("invalid_dates is 'error' or 'null'");
+  }
+  options.invalid_dates_null = invalid_dates == "null";
+  if (invalid_utf8 == "error") {
+    options.invalid_utf8 = InvalidUtf8::kError;
+  } else if (invalid_utf8 == "replace") {
+    options.invalid_utf8 = InvalidUtf8::kReplace;
+  } else if (invalid_utf8 == "bytes") {
+    options.invalid_utf8 = InvalidUtf8::kBytes;
+  } else {
+    return absl::InvalidArgumentError("invalid_utf8 is 'error', 'replace' or 'bytes'");
+  }
+  return options;
+}
 
 size_t WidthOf(DataType type) {
   switch (PhysicalTypeOf(type)) {
@@ -96,26 +137,34 @@ const char* KindOf(DataType type) {
   }
 }
 
-absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, int64_t* to) {
+absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, std::string_view file, int64_t* to) {
   if (!time_ns) {
     if (rows > 0) std::memcpy(to, from, rows * sizeof(int64_t));
     return absl::OkStatus();
   }
-  return MillisToNanos(from, rows, to) ? absl::OkStatus() : TimeOutOfRange();
+  if (MillisToNanos(from, rows, to)) return absl::OkStatus();
+  size_t r = 0;
+  while (NanosHold(from[r])) ++r;  // the first one out of range, to name it
+  return TimeOutOfRange(file, absl::StrCat("column \"time\": time ", from[r]));
 }
 
-absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, char* to) {
+absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
+                             const MarkNull& mark_null, char* to) {
   const size_t rows = values.length;
+  if (values.type == DataType::kDate) {
+    return ConvertDates(values, options, site, mark_null, reinterpret_cast<int32_t*>(to));
+  }
   if (options.time_ns && values.type == DataType::kTimestamp) {
     auto* times = reinterpret_cast<int64_t*>(to);
     // Null slots hold placeholders that may lie out of range: checked after they become NaT.
     MillisToNanos(values.int64s.data(), rows, times);
-    constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / kNanosPerMilli;
     for (size_t r = 0; r < rows; ++r) {
       if (!values.IsValid(r)) {
         times[r] = std::numeric_limits<int64_t>::min();  // NaT
-      } else if (values.int64s[r] <= -kLimit || values.int64s[r] >= kLimit) {
-        return TimeOutOfRange();
+      } else if (!NanosHold(values.int64s[r])) {
+        const std::string at = site.times == nullptr ? std::string() : absl::StrCat(" at time ", site.times[r]);
+        return TimeOutOfRange(site.file, absl::StrCat("column \"", ToAbsl(site.column), "\": TIMESTAMP value ",
+                                                      values.int64s[r], at));
       }
     }
     return absl::OkStatus();
@@ -133,12 +182,5 @@ void CopyNullMask(const ColumnVector& values, char* to) {
 }
 
 absl::Status OutOfMemory() { return absl::ResourceExhaustedError("tsread: out of memory gathering columns"); }
-
-PyObject* DecodeValue(const char* data, size_t size, bool as_bytes) {
-  PyObject* value = as_bytes ? PyBytes_FromStringAndSize(data, static_cast<Py_ssize_t>(size))
-                             : PyUnicode_DecodeUTF8(data, static_cast<Py_ssize_t>(size), "surrogateescape");
-  if (value == nullptr) throw py::error_already_set();
-  return value;
-}
 
 }  // namespace tsread::python

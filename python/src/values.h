@@ -1,6 +1,7 @@
 // How tsread's values become numpy's: widths, dtypes and the Python kinds of the data types, and
 // the copies from a batch's buffers into a column's memory (times to datetime64[ns], null floats
-// to NaN, null masks), shared by the Collector and the PlannedRead. No GIL needed except where said.
+// to NaN, DATEs checked and made days, null masks), shared by the Collector and the PlannedRead.
+// No GIL needed except where said.
 #ifndef TSREAD_PYTHON_VALUES_H_
 #define TSREAD_PYTHON_VALUES_H_
 
@@ -9,12 +10,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/projection.h"
 
 namespace tsread::python {
+
+// What DATE values become in Python (read_table's date_as): the stored ints, or days since
+// 1970-01-01 that _frame.py views as datetime64 or turns into datetime.date.
+enum class DateAs { kInt, kDate, kDatetime64 };
+// What a TEXT/STRING value that is not UTF-8 becomes (read_table's invalid_utf8): an error
+// (CorruptFileError), a str with U+FFFD for each bad sequence, or every value of such columns
+// bytes (never decoded, so never failing).
+enum class InvalidUtf8 { kError, kReplace, kBytes };
 
 // What C++ decides about value representation (the rest is python/tsread/_frame.py's).
 struct ConvertOptions {
@@ -26,7 +38,30 @@ struct ConvertOptions {
   // Whether the rows' times are kept as a column at all (a Dask partition projected to value
   // columns has no use for them).
   bool with_time = true;
+  // DATE: checked to be calendar days within what date_as makes of them, and made days since
+  // 1970-01-01 in place, unless kInt (the stored yyyyMMdd ints, never checked).
+  DateAs date_as = DateAs::kInt;
+  // A DATE value that names no calendar day (20230231, 20231301, 0) reads as null instead of
+  // failing the read (invalid_dates='null'). A valid date out of date_as's range always fails.
+  bool invalid_dates_null = false;
+  InvalidUtf8 invalid_utf8 = InvalidUtf8::kError;
 };
+
+// The options from the binding's arguments (the spellings of python/tsread/__init__.py);
+// InvalidArgument for a spelling it does not know.
+absl::StatusOr<ConvertOptions> MakeConvertOptions(bool float_nan, bool time_ns, std::string_view date_as,
+                                                  std::string_view invalid_dates, std::string_view invalid_utf8);
+
+// Where a batch's values come from, for the errors about them: the file (empty when unknown),
+// the column and the rows' times (ms).
+struct ValueSite {
+  std::string_view file;
+  std::string_view column;
+  const int64_t* times = nullptr;
+};
+// Called with each row whose DATE is no calendar day under invalid_dates_null: the caller sets it
+// null in its mask.
+using MarkNull = std::function<void(size_t row)>;
 
 // The stored width of a FIELD value of `type` (BOOLEAN: one byte), 0 for binary types.
 size_t WidthOf(DataType type);
@@ -42,19 +77,19 @@ pybind11::dtype DtypeOf(DataType type);
 const char* KindOf(DataType type);
 
 // Copies `rows` times (ms) to `to`, as nanoseconds with time_ns; OutOfRange for a time outside
-// datetime64[ns]'s years 1677-2262.
-absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, int64_t* to);
+// datetime64[ns]'s years 1677-2262, naming the file and the time and saying time_as='int' reads it.
+absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, std::string_view file, int64_t* to);
 // Copies a fixed-width FIELD column's values to `to` (WidthOf(type) bytes each), converted as
-// `options` says (null floats NaN, TIMESTAMPs nanoseconds with NaT for null).
-absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, char* to);
+// `options` says (null floats NaN, TIMESTAMPs nanoseconds with NaT for null, DATEs as
+// date_values.h says). Errors name `site`'s file, column and the row's time: OutOfRange for a
+// TIMESTAMP or DATE that the chosen representation cannot hold, DataLoss for a DATE that is no
+// calendar day (without invalid_dates_null; with it, mark_null(row)).
+absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
+                             const MarkNull& mark_null, char* to);
 // One byte per row, 1 = null.
 void CopyNullMask(const ColumnVector& values, char* to);
 
 absl::Status OutOfMemory();
-
-// A TEXT/STRING value as str (undecodable bytes kept through surrogateescape) or BLOB as bytes;
-// a new reference. Needs the GIL; throws error_already_set.
-PyObject* DecodeValue(const char* data, size_t size, bool as_bytes);
 
 }  // namespace tsread::python
 

@@ -78,3 +78,20 @@ def generate_dataset(out, *args):
         pytest.skip("the tsread CLI (to write the dataset) is not next to the package; set TSREAD_CLI")
     subprocess.run([cli, "gen", str(out), *map(str, args)], check=True, capture_output=True)
     return str(out)
+
+
+@pytest.fixture(scope="session")
+def test_files(tmp_path_factory):
+    """The directory of the small files python/tests/support/write_test_files.cc writes (found next
+    to the package in a build tree, <build>/python/write_test_files, or at $TSREAD_TEST_WRITER)."""
+    import subprocess
+
+    import tsread
+
+    writer = os.environ.get("TSREAD_TEST_WRITER") or str(
+        pathlib.Path(tsread.__file__).resolve().parents[1] / "write_test_files")
+    if not os.path.exists(writer):
+        pytest.skip("write_test_files (python/tests/support) is not next to the package; set TSREAD_TEST_WRITER")
+    out = tmp_path_factory.mktemp("test_files")
+    subprocess.run([writer, str(out)], check=True, capture_output=True)
+    return out

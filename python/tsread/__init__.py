@@ -1,56 +1,99 @@
 """tsread: read Apache TsFile files into pandas (and Dask) with the tsread C++ reader.
 
     import tsread
-    f = tsread.open("data/")                      # a file, a directory, a glob or a list of them
-    f.tables, f.schema("sensors"), f.devices("sensors"), f.info()
+    with tsread.open("data/") as f:               # a file, a directory, a glob or a list of them
+        f.tables, f.schema("sensors"), f.devices("sensors"), f.info()
     df = tsread.read_table("data/", table="sensors", columns=["device", "s_double"],
                            start="2024-01-01", tags={"region": ["north", "south"]})
+
+dtypes (read_table, iter_batches, tsread.dask.read_tsfile):
+    time                      datetime64[ns] (time_as='int': int64 ms)
+    TAG                       category (the values of the dataset's devices, sorted)
+    BOOLEAN                   bool, or boolean where the metadata says nulls may occur
+    INT32 / INT64             int32 / int64, or Int32 / Int64 likewise (nullable='always': always)
+    FLOAT / DOUBLE            float32 / float64 with NaN for null (nullable_float=True: Float32/64)
+    TIMESTAMP                 datetime64[ns] with NaT (time_as='int': int64 / Int64 ms)
+    DATE                      datetime64 with NaT (date_as='date': datetime.date; 'int': yyyyMMdd)
+    TEXT / STRING             str (invalid_utf8='bytes': bytes), None for null
+    BLOB                      bytes, None for null
+    ATTRIBUTE                 str, None (table scans carry no attribute values)
+
+Errors: CorruptFileError (a ValueError, with .file and .offset) for a file whose bytes are corrupt
+or truncated, including values that contradict the format (a DATE naming no day, TEXT that is not
+UTF-8, times outside their page's statistics); UnsupportedFileError for features tsread lacks;
+ValueError for arguments and for values the chosen representation cannot hold (a message naming
+the option that reads them); OSError for I/O.
 """
+
+import os as _os
+import warnings as _warnings
 
 from . import _args, _frame
 from ._tsread import CorruptFileError, UnsupportedFileError
 from . import _tsread
 
-__all__ = ["open", "read_table", "iter_batches", "read_tree", "TsFile", "CorruptFileError", "UnsupportedFileError"]
-
-_VALUE_OPTIONS = ("time_as", "date_as", "nullable", "nullable_float")
+__all__ = ["open", "read_table", "iter_batches", "read_tree", "TsFile", "CorruptFileError", "UnsupportedFileError",
+           "__version__"]
+__version__ = _tsread.__version__
 
 
 class TsFile:
     """One TsFile or a dataset of many (paths, globs, directories), opened once.
 
     Opening reads every file's metadata; errors: CorruptFileError (a ValueError) for a corrupt or
-    truncated file, OSError for I/O.
+    truncated file, OSError for I/O. skip_unreadable=True leaves out the files whose metadata
+    cannot be read instead (a warning lists them; .skipped holds (path, reason) pairs). Use it in
+    a `with` block, or close() it, to let go of the files at once.
     """
 
-    def __init__(self, path, skip_unreadable=False):
-        self._inputs = _args.inputs(path)
-        self._ds = _tsread.Dataset(self._inputs, skip_unreadable)
+    def __init__(self, path, skip_unreadable=False, _function="open"):
+        self._inputs = _args.inputs(path, _function)
+        self._ds = _tsread.Dataset(self._inputs, bool(skip_unreadable))
+        self.skipped = self._ds.skipped()
+        if self.skipped:
+            listed = "; ".join(f"{p}: {why}" for p, why in self.skipped)
+            _warnings.warn(f"tsread: skipped {len(self.skipped)} unreadable file(s): {listed}", stacklevel=3)
+
+    def _dataset(self):
+        if self._ds is None:
+            raise ValueError("tsread: the TsFile is closed")
+        return self._ds
+
+    def close(self):
+        """Lets go of the files (and their cached metadata); the object is unusable afterwards."""
+        self._ds = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     @property
     def files(self):
-        return self._ds.files()
+        return self._dataset().files()
 
     @property
     def tables(self):
-        return self._ds.tables()
+        return self._dataset().tables()
 
     def schema(self, table=None):
         """[{name, category, type}] of the table (reconciled by name across a dataset's files)."""
-        return [{"name": n, "category": c, "type": t} for n, c, t in self._ds.schema(table)]
+        return [{"name": n, "category": c, "type": t} for n, c, t in self._dataset().schema(table)]
 
     def devices(self, table=None):
         """The table's devices, each as {tag column: value or None}, each once."""
         tag_names = [c["name"] for c in self.schema(table) if c["category"] == "TAG"]
         out = []
-        for segments in self._ds.devices(table):
+        for segments in self._dataset().devices(table):
             values = list(segments) + [None] * (len(tag_names) - len(segments))
             out.append(dict(zip(tag_names, values)))
         return out
 
     def info(self):
         """{"files": [per-file metadata summary], "tables": {name: {rows, start_time, end_time}}}."""
-        files = self._ds.info()
+        files = self._dataset().info()
         tables = {}
         for f in files:
             for t in f["tables"]:
@@ -62,6 +105,8 @@ class TsFile:
         return {"files": files, "tables": tables}
 
     def __repr__(self):
+        if self._ds is None:
+            return f"tsread.TsFile({self._inputs!r}, closed)"
         return f"tsread.TsFile({self._inputs!r}, tables={self.tables!r})"
 
 
@@ -70,18 +115,52 @@ def open(path, skip_unreadable=False):  # noqa: A001 - the package's entry point
     return TsFile(path, skip_unreadable)
 
 
-def _dataset(path):
-    return path if isinstance(path, TsFile) else TsFile(path)
+def _dataset(path, skip_unreadable=False, function="open"):
+    """An open TsFile, or one opened from paths (errors about them name `function`)."""
+    return path if isinstance(path, TsFile) else TsFile(path, skip_unreadable, function)
 
 
-def _value_options(time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False):
-    if time_as not in ("datetime", "int"):
-        raise ValueError("time_as is 'datetime' or 'int'")
-    if date_as not in ("datetime64", "date", "int"):
-        raise ValueError("date_as is 'datetime64', 'date' or 'int'")
-    if nullable not in ("auto", "always"):
-        raise ValueError("nullable is 'auto' or 'always'")
-    return {"time_as": time_as, "date_as": date_as, "nullable": nullable, "nullable_float": bool(nullable_float)}
+def _value_options(function, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+                   invalid_dates="error", invalid_utf8="error"):
+    def check(name, value, allowed):
+        if value not in allowed:
+            raise ValueError(f"{function}: {name} is " + " or ".join(repr(a) for a in allowed) + f", not {value!r}")
+
+    check("time_as", time_as, ("datetime", "int"))
+    check("date_as", date_as, ("datetime64", "date", "int"))
+    check("nullable", nullable, ("auto", "always"))
+    check("invalid_dates", invalid_dates, ("error", "null"))
+    check("invalid_utf8", invalid_utf8, ("error", "replace", "bytes"))
+    return {"time_as": time_as, "date_as": date_as, "nullable": nullable, "nullable_float": bool(nullable_float),
+            "invalid_dates": invalid_dates, "invalid_utf8": invalid_utf8}
+
+
+def _convert_args(options):
+    """The value options as the C++ module's keyword arguments."""
+    return dict(float_nan=not options["nullable_float"], time_ns=options["time_as"] == "datetime",
+                date_as=options["date_as"], invalid_dates=options["invalid_dates"],
+                invalid_utf8=options["invalid_utf8"])
+
+
+def _with_nullable_columns(options, ds, table):
+    """options plus the columns that may hold nulls by the dataset's metadata (nullable='auto'
+    gives those, and only those, pandas' nullable dtypes: the same dtypes whatever rows a read
+    keeps, and in every Dask partition)."""
+    nullable = frozenset(ds._dataset().nullable_columns(table)) if options["nullable"] == "auto" else frozenset()
+    return dict(options, nullable_columns=nullable)
+
+
+def _with_tag_categories(options, ds, table):
+    """options plus, per TAG column, the sorted values of the dataset's devices: every batch of a
+    read (iter_batches) gets the same categories, so pd.concat keeps them categorical."""
+    names = [c["name"] for c in ds.schema(table) if c["category"] == "TAG"]
+    if not names:
+        return options
+    devices = ds._dataset().devices(table, invalid_utf8=options["invalid_utf8"])
+    categories = {}
+    for i, name in enumerate(names):
+        categories[name] = _frame.sorted_categories(d[i] for d in devices if i < len(d) and d[i] is not None)
+    return dict(options, tag_categories=categories)
 
 
 def _scan_args(table, columns, start, end, tags):
@@ -89,42 +168,94 @@ def _scan_args(table, columns, start, end, tags):
                 tags=_args.tags(tags))
 
 
-def read_table(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, **value_options):
+def _time_only(scan, ds, table):
+    """columns=[] (the time column alone): the scan reads one column that costs least (a TAG
+    column costs no chunks), dropped from each frame; returns the column to drop, or None."""
+    if scan["columns"] != []:
+        return None
+    spec = ds.schema(table)
+    filler = next((c["name"] for c in spec if c["category"] == "TAG"), spec[0]["name"] if spec else None)
+    scan["columns"] = [filler] if filler is not None else None
+    return filler
+
+
+def _frame_of(columns_data, options, drop):
+    frame = _frame.to_frame(columns_data, options)
+    return frame.drop(columns=[drop]) if drop is not None else frame
+
+
+def _positive(function, name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{function}: {name} is a positive int, not {value!r}")
+    return value
+
+
+def read_table(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *,
+               time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+               invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
     """A table's rows as a pandas DataFrame: a `time` column, then the columns (all by default).
 
-    start/end (inclusive) accept int ms, datetime, numpy.datetime64, pandas Timestamp or ISO strings;
-    tags is {tag: value or [values]} (None matches a null tag). Value options: time_as ('datetime'
-    or 'int'), date_as ('datetime64', 'date', 'int'), nullable ('auto': pandas nullable dtypes only
-    for integer/boolean columns with nulls; 'always'), nullable_float (False: NaN for null).
+    path: a file, directory, glob or list of them, or an open TsFile. columns: names in the order
+    wanted (`time` may be among them: it always comes first; [] gives the time column alone).
+    start/end (inclusive) accept int ms, datetime (naive = UTC), numpy.datetime64, pandas
+    Timestamp or ISO strings; tags is {tag: value or [values]} (None matches a null tag).
+    threads: decoding threads (>= 1). Value options (the dtypes in the module's docstring):
+    - time_as: 'datetime' (datetime64[ns]) or 'int' (the stored ms).
+    - date_as: 'datetime64', 'date' (datetime.date objects) or 'int' (the stored yyyyMMdd, unchecked).
+    - invalid_dates: a DATE value that names no calendar day (20230231) is an error
+      (CorruptFileError naming file, column, value and time) with 'error', null with 'null'.
+    - invalid_utf8: a TEXT/STRING value that is not UTF-8 is an error (CorruptFileError naming
+      file, column, row and time) with 'error', str with U+FFFD replacements with 'replace', and
+      with 'bytes' every TEXT/STRING value is bytes.
+    - nullable: 'auto' gives pandas' nullable dtypes (Int32, Int64, boolean) to the integer,
+      boolean, TIMESTAMP (time_as='int') and DATE (date_as='int') columns that the dataset's
+      metadata says may hold nulls (a device lacks the column, or its statistics count fewer
+      values than rows), whatever rows the read keeps; 'always' to every such column.
+    - nullable_float: False gives NaN for null FLOAT/DOUBLE; True pandas' Float32/Float64.
+    A time or TIMESTAMP outside datetime64[ns] (years 1677-2262), or a DATE outside what date_as
+    holds, is a ValueError naming the column and the option that reads it. skip_unreadable: as
+    tsread.open.
     """
-    options = _value_options(**value_options)
-    ds = _dataset(path)
-    columns_data = _tsread.read_table(ds._ds, threads=int(threads), float_nan=not options["nullable_float"],
-                                      time_ns=options["time_as"] == "datetime",
-                                      **_scan_args(table, columns, start, end, tags))
-    return _frame.to_frame(columns_data, options)
+    options = _value_options("read_table", time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8)
+    threads = _positive("read_table", "threads", threads)
+    ds = _dataset(path, skip_unreadable, "read_table")
+    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
+    scan = _scan_args(table, columns, start, end, tags)
+    drop = _time_only(scan, ds, table)
+    columns_data = _tsread.read_table(ds._dataset(), threads=threads, **_convert_args(options), **scan)
+    return _frame_of(columns_data, options, drop)
 
 
-def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None, batch_rows=1 << 20,
-                 **value_options):
-    """DataFrames of at most batch_rows rows, in the order read_table returns them."""
-    options = _value_options(**value_options)
-    ds = _dataset(path)
-    reader = _tsread.BatchReader(ds._ds, batch_rows=int(batch_rows), float_nan=not options["nullable_float"],
-                                      time_ns=options["time_as"] == "datetime",
-                                 **_scan_args(table, columns, start, end, tags))
+def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None, batch_rows=1 << 20, *,
+                 time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+                 invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
+    """DataFrames of at most batch_rows rows, in the order read_table returns them, with
+    read_table's arguments and dtypes (the same in every batch)."""
+    options = _value_options("iter_batches", time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8)
+    batch_rows = _positive("iter_batches", "batch_rows", batch_rows)
+    ds = _dataset(path, skip_unreadable, "iter_batches")
+    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
+    scan = _scan_args(table, columns, start, end, tags)
+    drop = _time_only(scan, ds, table)
+    reader = _tsread.BatchReader(ds._dataset(), batch_rows=batch_rows, **_convert_args(options), **scan)
     while True:
         columns_data = reader.next()
         if columns_data is None:
             return
-        yield _frame.to_frame(columns_data, options)
+        yield _frame_of(columns_data, options, drop)
 
 
-def read_tree(path):
-    """Tree-model points in long form: device, measurement, time (int ms), value (object)."""
+def read_tree(path, invalid_utf8="error", skip_unreadable=False):
+    """Tree-model points in long form: device, measurement, time (int ms), value (object).
+
+    invalid_utf8: what a TEXT/STRING value that is not UTF-8 becomes: 'error' (CorruptFileError
+    naming the file, device, measurement and time), 'replace' (U+FFFD) or 'bytes'.
+    """
     import pandas as pd
 
-    data = _tsread.read_tree(_dataset(path)._ds)
+    if invalid_utf8 not in ("error", "replace", "bytes"):
+        raise ValueError(f"read_tree: invalid_utf8 is 'error', 'replace' or 'bytes', not {invalid_utf8!r}")
+    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), invalid_utf8=invalid_utf8)
     return pd.DataFrame({
         "device": pd.Series(data["device"], dtype=object),
         "measurement": pd.Series(data["measurement"], dtype=object),

@@ -6,11 +6,29 @@ import os
 import numpy as np
 
 
-def inputs(path):
-    """A path, PathLike, glob, directory or a list of them -> list of str."""
-    if isinstance(path, (str, bytes, os.PathLike)):
+def _one_input(p, function):
+    if hasattr(p, "read"):  # a file object: read by its path when it has one
+        name = getattr(p, "name", None)
+        if isinstance(name, (str, os.PathLike)) and os.path.isfile(name):
+            return os.fsdecode(name)
+        raise TypeError(f"{function}: tsread reads files by path; got a {type(p).__name__} without one "
+                        "(write it to a file, or pass the path)")
+    if isinstance(p, (bytes, bytearray, memoryview)):
+        data = bytes(p[:4097])
+        if isinstance(p, bytes) and b"\0" not in data and len(data) <= 4096 and not data.startswith(b"TsFile"):
+            return os.fsdecode(p)  # a path spelled as bytes
+        raise TypeError(f"{function}: tsread reads files by path; got {len(p)} bytes of data, not a path "
+                        "(write them to a file, or pass the path)")
+    if isinstance(p, (str, os.PathLike)):
+        return os.fsdecode(p)
+    raise TypeError(f"{function}: a path, glob, directory or list of them, not {type(p).__name__}")
+
+
+def inputs(path, function="open"):
+    """A path, PathLike, glob, directory, file object with a path, or a list of them -> list of str."""
+    if isinstance(path, (str, bytes, bytearray, memoryview, os.PathLike)) or hasattr(path, "read"):
         path = [path]
-    return [os.fsdecode(p) for p in path]
+    return [_one_input(p, function) for p in path]
 
 
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -66,8 +84,9 @@ def tags(value):
 
 
 def columns(value):
+    """The value columns asked for, in order: `time` (always the first column) dropped; [] for none."""
     if value is None:
         return None
     if isinstance(value, str):
-        return [value]
-    return [str(c) for c in value]
+        value = [value]
+    return [str(c) for c in value if str(c) != "time"]

@@ -2,14 +2,15 @@
 
 The C++ side hands over one dict per column: kind, values (numpy, already filled from tsread's
 buffers), an optional null mask (True = null) and, for TAG columns, categories. This module picks
-the pandas dtype for each kind; it never loops over values in Python except for DATE -> date.
+the pandas dtype for each kind; it never loops over values in Python.
 """
 
 import numpy as np
 import pandas as pd
 
 def _masked_int(values, mask, nullable):
-    if mask is None and nullable != "always":
+    """nullable: whether the column gets pandas' nullable dtype (nullable_of)."""
+    if mask is None and not nullable:
         return values
     if mask is None:
         mask = np.zeros(len(values), dtype=bool)
@@ -17,7 +18,7 @@ def _masked_int(values, mask, nullable):
 
 
 def _bool(values, mask, nullable):
-    if mask is None and nullable != "always":
+    if mask is None and not nullable:
         return values
     if mask is None:
         mask = np.zeros(len(values), dtype=bool)
@@ -40,25 +41,51 @@ def _times(values, mask, time_as, nullable):
 
 
 def _dates(values, mask, date_as, nullable):
-    """DATE is stored as the int yyyyMMdd."""
+    """DATE: the stored yyyyMMdd ints with date_as='int'; otherwise C++ checked each value and made
+    it days since 1970-01-01 (0 under the mask of nulls), within what date_as holds."""
     if date_as == "int":
         return _masked_int(values, mask, nullable)
-    v = values.astype(np.int64)
-    years = (v // 10000 - 1970).astype("datetime64[Y]")
-    days = (years.astype("datetime64[M]") + (v // 100 % 100 - 1).astype("timedelta64[M]")).astype("datetime64[D]")
-    days = days + (v % 100 - 1).astype("timedelta64[D]")
+    days = values.astype(np.int64).view("datetime64[D]")
     if mask is not None:
         days[mask] = np.datetime64("NaT")
     if date_as == "date":
-        out = np.empty(len(days), dtype=object)
-        out[:] = [None if np.isnat(d) else d.item() for d in days]
-        return out
+        return days.astype(object)  # datetime.date per day (years 1-9999, checked), None for NaT
     return days
 
 
-def _categorical(codes, categories):
-    """A Categorical over codes the C++ side made (in range by construction, -1 for null)."""
-    dtype = pd.CategoricalDtype(pd.Index(categories, dtype=object))
+def _sort_key(value):
+    """TAG values sort by their UTF-8 bytes (str's code point order; bytes, under
+    invalid_utf8='bytes', among them)."""
+    return value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
+
+
+def sorted_categories(values):
+    return sorted(set(values), key=_sort_key)
+
+
+def _code_dtype(categories):
+    """The codes' dtype pandas gives a Categorical of this many categories."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if categories < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _categorical(codes, categories, known=None):
+    """A Categorical over codes the C++ side made (in range by construction, -1 for null) for
+    `categories` in first-seen order, recoded onto `known` (the sorted values of the dataset's
+    devices: the same categories for every batch of a read) or, without it, onto its own
+    categories sorted."""
+    categories = list(categories)
+    target = known if known is not None else sorted_categories(categories)
+    if categories != target:
+        position = {v: i for i, v in enumerate(target)}
+        if any(v not in position for v in categories):  # not among the devices: never dropped
+            target = sorted_categories(list(target) + categories)
+            position = {v: i for i, v in enumerate(target)}
+        lookup = np.array([position[v] for v in categories] + [-1], dtype=_code_dtype(len(target)))
+        codes = lookup[codes]  # -1 (null) takes lookup's last entry, -1
+    dtype = pd.CategoricalDtype(pd.Index(target, dtype=object))
     simple_new = getattr(pd.Categorical, "_simple_new", None)
     if simple_new is not None:
         try:
@@ -69,17 +96,23 @@ def _categorical(codes, categories):
     return pd.Categorical.from_codes(codes, dtype=dtype)
 
 
+def nullable_of(name, options):
+    """Whether column `name` gets a pandas nullable dtype: every column under nullable='always',
+    under 'auto' those the dataset's metadata says may hold nulls (options["nullable_columns"])."""
+    return options["nullable"] == "always" or name in options.get("nullable_columns", ())
+
+
 def to_series_data(column, options):
     kind = column["kind"]
     values = column["values"]
     mask = column.get("mask")
-    nullable = options["nullable"]
+    nullable = nullable_of(column["name"], options)
     if kind == "time":
         return _times(values, None, options["time_as"], nullable)
     if kind == "timestamp":
         return _times(values, mask, options["time_as"], nullable)
     if kind == "tag":
-        return _categorical(values, column["categories"])
+        return _categorical(values, column["categories"], options.get("tag_categories", {}).get(column["name"]))
     if kind in ("int32", "int64"):
         return _masked_int(values, mask, nullable)
     if kind == "bool":

@@ -53,10 +53,8 @@ class _SplitRead:
         split_bytes, rows = split  # rows: what the metadata announced, so the columns are sized once
         wanted = (["time"] if self._index == "time" else []) + self._columns
         values = [c for c in wanted if c != "time"]
-        columns = _tsread.read_split(split_bytes, float_nan=not self._options["nullable_float"],
-                                     time_ns=self._options["time_as"] == "datetime", rows_hint=rows,
-                                     columns=values or self._filler,
-                                     with_time="time" in wanted)
+        columns = _tsread.read_split(split_bytes, rows_hint=rows, columns=values or self._filler,
+                                     with_time="time" in wanted, **_tsread_pkg._convert_args(self._options))
         by_name = {c["name"]: c for c in columns}
         frame = _frame.to_frame([by_name[name] for name in wanted], self._options)
         return _with_time_index(frame, self._options["time_as"]) if self._index == "time" else frame
@@ -71,11 +69,11 @@ def _overlaps(split, start, end):
 
 
 def _plan(paths, table, columns, start, end, tags, split_bytes):
-    ds = _tsread_pkg._dataset(paths)
+    ds = _tsread_pkg._dataset(paths, function="read_tsfile")
     scan = _tsread_pkg._scan_args(table, columns, start, end, tags)
-    plan = _tsread.plan_splits(ds._ds, split_bytes=int(split_bytes), **scan)
+    plan = _tsread.plan_splits(ds._dataset(), split_bytes=int(split_bytes), **scan)
     kept = [s for s in plan["splits"] if _overlaps(s, scan["start"], scan["end"])]
-    return plan["columns"], kept, scan["start"], scan["end"]
+    return ds, plan["columns"], kept, scan["start"], scan["end"]
 
 
 def splits(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20):
@@ -83,7 +81,7 @@ def splits(paths, table=None, columns=None, start=None, end=None, tags=None, spl
     [{"file", "rows", "start_time", "end_time"}]. rows is what the metadata announces for the
     split's devices (a bound when start/end cut into them); start_time/end_time (int ms, None
     when nothing is announced) bound the times of the partition's rows."""
-    _spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    _ds, _spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
     return _bounds(kept, start_ms, end_ms)
 
 
@@ -113,21 +111,24 @@ def _divisions(bounds, time_as):
 
 
 def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20,
-                index=None, **value_options):
+                index=None, *, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+                invalid_dates="error", invalid_utf8="error"):
     """A dask DataFrame over every file of `paths` (files, globs, directories).
 
     Arguments as tsread.read_table; split_bytes is the projected chunk bytes per partition.
-    Integer and boolean columns use pandas nullable dtypes (a partition cannot know whether
-    another has nulls); TAG columns are categoricals with unknown categories. Splits whose
+    Column dtypes are read_table's (nullable='auto' decides from the dataset's metadata, so `meta`
+    is every partition's); TAG columns are categoricals with unknown categories. Splits whose
     metadata time range misses start/end are left out. index="time": the time column becomes
     the index, each partition sorted by it, with known divisions when the partitions' time
     ranges (tsread.dask.splits) are sorted and disjoint.
     """
     if index not in (None, "time"):
         raise ValueError("index is None or 'time'")
-    value_options.setdefault("nullable", "always")
-    options = _tsread_pkg._value_options(**value_options)
-    spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    options = _tsread_pkg._value_options("read_tsfile", time_as, date_as, nullable, nullable_float, invalid_dates,
+                                         invalid_utf8)
+    split_bytes = _tsread_pkg._positive("read_tsfile", "split_bytes", split_bytes)
+    ds, spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    options = _tsread_pkg._with_nullable_columns(options, ds, table)
     # Each partition knows only its own tags: categories unknown to dask until computed.
     meta = clear_known_categories(_frame.to_frame(_frame.empty_columns(spec), options))
     if index == "time":

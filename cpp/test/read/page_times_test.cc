@@ -61,6 +61,19 @@ TEST(PageTimesTest, ARepeatedOrFallingTimeIsCorruptAndNamesRowAndPage) {
   }
 }
 
+// The order check is exact at the ends of the range, where a difference overflows.
+TEST(PageTimesTest, OrderIsExactAtTheEndsOfTheRange) {
+  constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  const std::vector<int64_t> increasing = {kMin, kMin + 1, -1, 0, 1, kMax - 1, kMax};
+  EXPECT_TRUE(CheckPageTimes(Header(), Page({{kMin, kMax}}), increasing, ChunkStats(kMin, kMax), std::nullopt).ok());
+  for (const std::vector<int64_t>& bad : {std::vector<int64_t>{kMax, kMin}, std::vector<int64_t>{kMin, 5, kMin},
+                                          std::vector<int64_t>{0, kMax, kMax}, std::vector<int64_t>{-1, kMin}}) {
+    absl::Status s = CheckPageTimes(Header(), Page({{kMin, kMax}}), bad, ChunkStats(kMin, kMax), std::nullopt);
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+    EXPECT_THAT(s.message(), HasSubstr("is not after"));
+  }
+}
+
 TEST(PageTimesTest, APageNotAfterThePreviousPageIsCorrupt) {
   const std::vector<int64_t> times = {10, 11};
   for (int64_t previous : {10, 11, 50}) {

@@ -1,0 +1,100 @@
+"""The package's contract as a user meets it: errors that name the public function, file
+objects and bytes, columns=, closing, skipped files, TAG categories, the version."""
+
+import io
+import warnings
+
+import pandas as pd
+import pytest
+
+import tsread
+
+
+@pytest.fixture(scope="module")
+def alltypes(fixtures):
+    return str(fixtures / "table_alltypes.tsfile")
+
+
+def test_version():
+    assert isinstance(tsread.__version__, str) and tsread.__version__.count(".") == 2
+
+
+def test_wrong_keywords_and_counts_name_the_public_function(alltypes):
+    with pytest.raises(TypeError, match="read_table"):
+        tsread.read_table(alltypes, colums=["f_int32"])
+    with pytest.raises(TypeError, match="iter_batches"):
+        next(tsread.iter_batches(alltypes, batchrows=3))
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="read_table: threads"):
+            tsread.read_table(alltypes, threads=bad)
+        with pytest.raises(ValueError, match="iter_batches: batch_rows"):
+            next(tsread.iter_batches(alltypes, batch_rows=bad))
+    with pytest.raises(ValueError, match="read_table: time_as"):
+        tsread.read_table(alltypes, time_as="seconds")
+
+
+def test_columns_may_name_time_and_may_be_empty(alltypes):
+    assert list(tsread.read_table(alltypes, columns=["time", "f_int32"]).columns) == ["time", "f_int32"]
+    assert list(tsread.read_table(alltypes, columns=["f_int32", "time"]).columns) == ["time", "f_int32"]
+    only_time = tsread.read_table(alltypes, columns=[])
+    assert list(only_time.columns) == ["time"]
+    assert len(only_time) == len(tsread.read_table(alltypes, columns=["f_int32"]))
+
+
+def test_file_objects_and_bytes(alltypes):
+    with open(alltypes, "rb") as f:
+        assert len(tsread.read_table(f)) == len(tsread.read_table(alltypes))
+    data = open(alltypes, "rb").read()
+    for value in (data, io.BytesIO(data), bytearray(data)):
+        with pytest.raises(TypeError) as e:
+            tsread.read_table(value)
+        message = str(e.value)
+        assert "read_table" in message and "by path" in message and len(message) < 200, message[:300]
+
+
+def test_close_and_with(alltypes):
+    with tsread.open(alltypes) as f:
+        assert f.tables == ["t_all"]
+    with pytest.raises(ValueError, match="closed"):
+        f.schema()
+    with pytest.raises(ValueError, match="closed"):
+        tsread.read_table(f)
+    assert "closed" in repr(f)
+
+
+def test_skip_unreadable_warns_and_reads_the_rest(tmp_path, alltypes):
+    good = tmp_path / "a.tsfile"
+    good.write_bytes(open(alltypes, "rb").read())
+    (tmp_path / "b.tsfile").write_bytes(b"not a tsfile" * 10)
+    with pytest.raises(tsread.CorruptFileError):
+        tsread.read_table(str(tmp_path))
+    with pytest.warns(UserWarning, match="b.tsfile"):
+        df = tsread.read_table(str(tmp_path), skip_unreadable=True)
+    assert len(df) == len(tsread.read_table(str(good)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = tsread.open(str(tmp_path), skip_unreadable=True)
+    assert [p.endswith("b.tsfile") for p, _why in f.skipped] == [True]
+
+
+def test_a_column_name_that_is_not_utf8_is_corruption(test_files):
+    path = str(test_files / "utf8_name.tsfile")
+    with pytest.raises(tsread.CorruptFileError) as e:
+        tsread.open(path)
+    assert e.value.file == path and "column name is not UTF-8" in str(e.value)
+
+
+def test_tag_categories_sorted_and_the_same_in_every_batch(test_files):
+    path = str(test_files / "tags.tsfile")
+    df = tsread.read_table(path)
+    assert list(df["id"].cat.categories) == ["alpha", "mid", "zeta"]
+    assert list(df.sort_values("id")["id"].astype(object)) == ["alpha", "mid", "zeta"]
+    batches = list(tsread.iter_batches(path, batch_rows=1))
+    assert len(batches) == 3
+    for b in batches:
+        assert list(b["id"].cat.categories) == ["alpha", "mid", "zeta"]
+    joined = pd.concat(batches, ignore_index=True)
+    assert isinstance(joined["id"].dtype, pd.CategoricalDtype)
+    pd.testing.assert_frame_equal(joined, df)
+    # A window that keeps one device: the dataset's categories still.
+    assert list(tsread.read_table(path, tags={"id": "mid"})["id"].cat.categories) == ["alpha", "mid", "zeta"]
