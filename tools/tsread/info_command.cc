@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "cli.h"
 #include "column_details.h"
@@ -72,17 +73,28 @@ void PrintText(const std::string& path, const FileSummary& summary, std::ostream
   }
 }
 
-// A table's totals over the files of a dataset (devices are counted per file).
+// A table's totals over the files of a dataset. A device usually lies in many files (one per
+// time partition and flush): devices are counted once, by id.
 struct TableTotals {
-  uint64_t files = 0, devices = 0, rows = 0;
+  uint64_t files = 0, rows = 0;
+  std::set<std::string> devices;
   int64_t start_time = 0, end_time = 0;
 };
+
+// Adds the ids of the devices of index `index_name` (a table, or a tree-model index) to `ids`.
+absl::Status AddDeviceIds(const TsFileReader& reader, std::string_view index_name, std::set<std::string>& ids) {
+  return reader.ForEachDevice(index_name, [&](const DeviceEntry& entry) {
+    ids.insert(entry.id.ToString());
+    return absl::OkStatus();
+  });
+}
 
 // Every file's summary, then the dataset's: per table the reconciled columns and the totals.
 int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
   std::vector<FileSummary> summaries(dataset.files().size());
   std::map<std::string, TableTotals> tables;
   TreeSummary tree;
+  std::set<std::string> tree_devices;
   bool has_tree = false;
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
@@ -96,12 +108,19 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
         totals.end_time = totals.rows > 0 ? std::max(totals.end_time, t.end_time) : t.end_time;
       }
       ++totals.files;
-      totals.devices += t.devices;
       totals.rows += t.rows;
+      if (absl::Status s = AddDeviceIds(**reader, t.schema->name, totals.devices); !s.ok()) {
+        return Fail(WithFileName(s, dataset.files()[f].path));
+      }
     }
     if (summary->tree.has_value()) {
       has_tree = true;
-      tree.devices += summary->tree->devices;
+      for (const std::string& index : (*reader)->TreeIndexNames()) {
+        if (absl::Status s = AddDeviceIds(**reader, index, tree_devices); !s.ok()) {
+          return Fail(WithFileName(s, dataset.files()[f].path));
+        }
+      }
+      tree.devices = tree_devices.size();
       tree.series += summary->tree->series;
       tree.points += summary->tree->points;
     }
@@ -129,12 +148,12 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
     if (json) {
       std::cout << (t++ ? ",\n  " : "\n  ") << "{\"name\": " << JsonString(name) << ", ";
       PrintColumnsJson(*schema, std::cout);
-      std::cout << ", \"files\": " << totals.files << ", \"devices\": " << totals.devices << ", \"rows\": " << totals.rows;
+      std::cout << ", \"files\": " << totals.files << ", \"devices\": " << totals.devices.size() << ", \"rows\": " << totals.rows;
       if (totals.rows > 0) std::cout << ", \"start_time\": " << totals.start_time << ", \"end_time\": " << totals.end_time;
       std::cout << "}";
       continue;
     }
-    std::cout << "table " << name << ": " << totals.files << " files, " << totals.devices << " devices (per file), "
+    std::cout << "table " << name << ": " << totals.files << " files, " << totals.devices.size() << " devices, "
               << totals.rows << " rows";
     if (totals.rows > 0) std::cout << ", time " << totals.start_time << " .. " << totals.end_time;
     std::cout << "\n";
@@ -151,7 +170,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
     }
     std::cout << "}\n";
   } else if (has_tree) {
-    std::cout << "tree model: " << tree.devices << " devices (per file), " << tree.series << " series, " << tree.points
+    std::cout << "tree model: " << tree.devices << " devices, " << tree.series << " series, " << tree.points
               << " points\n";
   }
   return kOk;

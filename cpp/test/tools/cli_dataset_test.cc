@@ -78,6 +78,9 @@ TEST(CliDatasetTest, ScanInfoAndDevicesOfADataset) {
   RunResult text = RunTsread("info '" + dir + "'");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("dataset: 2 files"));
+  // The same 20 devices in both files: counted once (was "40 devices (per file)").
+  EXPECT_EQ(merged["tables"][0]["devices"], 20);
+  EXPECT_THAT(text.out, HasSubstr("t_all: 2 files, 20 devices, "));
   RunResult devices = RunTsread("devices '" + dir + "'");
   ASSERT_EQ(devices.exit_code, 0) << devices.err;
   EXPECT_EQ(std::count(devices.out.begin(), devices.out.end(), '\n'), 20);  // each device once
@@ -93,6 +96,7 @@ TEST(CliDatasetTest, GenWritesTimeSlicesOfEveryDevice) {
   const nlohmann::json merged = nlohmann::json::parse(info.out);
   ASSERT_EQ(merged["files"].size(), 3u);
   EXPECT_EQ(merged["tables"][0]["rows"], 500);
+  EXPECT_EQ(merged["tables"][0]["devices"], 5);  // each of the 5 devices in every file, counted once
   int64_t previous_end = 0;
   for (const auto& file : merged["files"]) {
     EXPECT_EQ(file["tables"][0]["devices"], 5);
