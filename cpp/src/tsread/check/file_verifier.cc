@@ -270,7 +270,7 @@ class Verifier {
       Notice(page.header.offset, device, column,
              absl::StrCat(ToAbsl(DataTypeName(values.type)), " value at row ", r, " of the page (time ", times[r],
                           ") is not valid UTF-8: SQL and Python refuse it as a string (read it as bytes: ",
-                          "binary_as_blob := true in SQL)"));
+                          "binary_as_blob := true in SQL, invalid_utf8='bytes' in Python)"));
       return;
     }
   }
