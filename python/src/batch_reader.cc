@@ -1,6 +1,8 @@
 // BatchReader (batch_reader.h): a cursor over the scan, its batches gathered into a Collector.
 #include "batch_reader.h"
 
+#include "interrupts.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -25,16 +27,18 @@ py::object BatchReader::Next() {
   } done{busy_};
   absl::Status status;
   {
+    InterruptCheck interrupts;
     py::gil_scoped_release nogil;
-    status = Fill();
+    status = Fill(interrupts);
   }
   Check(status, dataset_.get());
   if (collector_.rows() == 0) return py::none();
   return collector_.Finish();
 }
 
-absl::Status BatchReader::Fill() {
+absl::Status BatchReader::Fill(InterruptCheck& interrupts) {
   while (!done_) {
+    if (absl::Status s = interrupts.Poll(); !s.ok()) return s;
     if (pending_) {
       if (collector_.rows() > 0 && collector_.rows() + pending_->num_rows() > limit_) return absl::OkStatus();
       const TableBatch* batch = std::exchange(pending_, nullptr);

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "columns.h"
+#include "interrupts.h"
 #include "scan_args.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
@@ -28,7 +29,7 @@ class BatchReader {
   pybind11::object Next();
 
  private:
-  absl::Status Fill();
+  absl::Status Fill(InterruptCheck& interrupts);
 
   std::shared_ptr<Dataset> dataset_;
   std::unique_ptr<DatasetScanner> scanner_;

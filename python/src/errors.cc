@@ -45,6 +45,11 @@ std::optional<std::string> FileIn(std::string_view message, const Dataset* datas
 // truncated input with .file and .offset, UnsupportedFileError for features tsread lacks,
 // ValueError for caller mistakes, OSError (FileNotFoundError, PermissionError) for I/O.
 [[noreturn]] void Raise(const absl::Status& status, const Dataset* dataset) {
+  // An interrupted read (interrupts.h): the signal handler's exception is pending.
+  if (status.code() == absl::StatusCode::kCancelled) {
+    if (PyErr_Occurred() == nullptr) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
   const std::string message(status.message());
   py::object cls;
   switch (status.code()) {

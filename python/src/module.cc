@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,8 +111,16 @@ PYBIND11_MODULE(_tsread, m) {
       py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error");
   m.def(
       "read_tree",
-      [](const PyDataset& ds, const std::string& invalid_utf8) {
-        return ReadTree(ds, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8);
+      [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,
+         std::optional<std::set<std::string>> devices, std::optional<std::set<std::string>> measurements,
+         const std::string& invalid_utf8) {
+        TreeSelection selection;
+        if (start) selection.range.start = *start;
+        if (end) selection.range.end = *end;
+        selection.devices = std::move(devices);
+        selection.measurements = std::move(measurements);
+        return ReadTree(ds, selection, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8);
       },
-      py::arg("dataset"), py::arg("invalid_utf8") = "error");
+      py::arg("dataset"), py::arg("start") = py::none(), py::arg("end") = py::none(),
+      py::arg("devices") = py::none(), py::arg("measurements") = py::none(), py::arg("invalid_utf8") = "error");
 }

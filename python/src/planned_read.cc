@@ -87,6 +87,8 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
   std::unique_ptr<PlannedRead> read(new PlannedRead(scanner, options, threads));
   const Dataset& dataset = scanner.dataset();
   uint64_t input_bytes = 0;
+  uint64_t cut_rows = 0;  // rows of splits the time range cuts into: only a bound on what they yield
+  const TimeRange& range = scanner.options().time_range;
   size_t devices = 0;  // a bound on each TAG column's categories: one value per device
   for (size_t f = 0; f < dataset.files().size(); ++f) {
     TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> scan, scanner.PlanFile(f, 1));
@@ -107,6 +109,7 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
       piece->offset = read->planned_rows_;
       if (split.rows > std::numeric_limits<size_t>::max() - read->planned_rows_) return nullptr;
       read->planned_rows_ += split.rows;
+      if (split.rows > 0 && (split.min_time < range.start || split.max_time > range.end)) cut_rows += split.rows;
       read->pieces_.push_back(std::move(piece));
     }
     read->files_.push_back(std::move(file));
@@ -129,6 +132,11 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
                                                     ? std::numeric_limits<uint64_t>::max()
                                                     : input_bytes * kMaxBytesPerInputByte);
   if (read->planned_rows_ > limit / row_width) return nullptr;
+  // Memory follows the rows kept: when most announced rows lie in splits the time range cuts
+  // into (a one-minute window of a day's files), the plan would map, and several threads
+  // filling it would touch, columns for every announced row. The Collector grows with the rows
+  // read instead.
+  if (cut_rows > read->planned_rows_ / 4) return nullptr;
 
   const size_t rows = read->planned_rows_;
   if (!read->times_.Reserve(rows * sizeof(int64_t))) return nullptr;
@@ -178,6 +186,7 @@ void PlannedRead::PopulatePiece(Piece& piece, size_t rows) {
 }
 
 absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
+  TSREAD_RETURN_IF_ERROR(interrupts_.Poll());
   const size_t rows = batch.num_rows();
   if (rows > piece.split.rows - piece.rows) {
     overflowed_ = true;

@@ -7,7 +7,8 @@
 // the result is in scan order (files, then devices, then time) whatever the thread count.
 //
 // A time range makes splits yield fewer rows than announced: the slices are then closed up at
-// the end. A split yielding more rows than its metadata announced (a lying file) stops the
+// the end; when the splits it cuts into hold more than a quarter of the announced rows, the plan
+// is refused (nullptr) and the Collector, whose memory follows the rows kept, reads instead. A split yielding more rows than its metadata announced (a lying file) stops the
 // planned read, and the caller reads with the Collector instead; so does a plan whose columns
 // would be far larger than the input could fill.
 #ifndef TSREAD_PYTHON_PLANNED_READ_H_
@@ -29,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "buffer.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "interrupts.h"
 #include "values.h"
 
 namespace tsread::python {
@@ -77,6 +79,7 @@ class PlannedRead {
 
   const DatasetScanner* scanner_;
   ConvertOptions options_;
+  InterruptCheck interrupts_;  // made by the thread that calls Plan: Ctrl-C stops the read
   int threads_;
   std::vector<std::unique_ptr<File>> files_;
   std::vector<std::unique_ptr<Piece>> pieces_;

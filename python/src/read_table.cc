@@ -7,7 +7,9 @@
 #include "absl/status/statusor.h"
 #include "columns.h"
 #include "errors.h"
+#include "interrupts.h"
 #include "planned_read.h"
+#include "tsread/io/status_macros.h"
 #include "values.h"
 
 namespace py = pybind11;
@@ -44,6 +46,7 @@ py::list ReadTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptio
   if (planned != nullptr) return planned->Finish();
 
   Collector collector(scanner->projection(), options);
+  InterruptCheck interrupts;
   {
     py::gil_scoped_release nogil;
     if (args.threads <= 1) {
@@ -55,11 +58,15 @@ py::list ReadTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptio
         } else if (*batch == nullptr) {
           break;
         } else {
-          status = collector.Append(**batch);
+          status = interrupts.Poll();
+          if (status.ok()) status = collector.Append(**batch);
         }
       }
     } else {
-      status = scanner->Scan([&](int, const TableBatch& batch) { return collector.Append(batch); });
+      status = scanner->Scan([&](int, const TableBatch& batch) {
+        TSREAD_RETURN_IF_ERROR(interrupts.Poll());
+        return collector.Append(batch);
+      });
     }
   }
   Check(status, &dataset);

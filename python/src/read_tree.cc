@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "tsread/common/utf8.h"
 #include "text_values.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/column_vector.h"
@@ -53,13 +54,45 @@ py::object ValueAt(const ColumnVector& v, size_t r, InvalidUtf8 invalid_utf8) {
                          ": read it with invalid_utf8='replace' (U+FFFD for bad bytes) or invalid_utf8='bytes'");
 }
 
+
+// A device or measurement name as str; CorruptFileError naming the file when it is not UTF-8.
+py::str Name(const std::string& bytes, const std::string& file, const char* what) {
+  if (!IsValidUtf8(bytes)) {
+    RaiseCorrupt(file, std::string("a ") + what + " name is not UTF-8: " +
+                           std::string(py::repr(py::bytes(bytes.data(), bytes.size()))));
+  }
+  return py::str(bytes);
+}
+
+bool Selected(const std::optional<std::set<std::string>>& names, const std::string& name) {
+  return !names.has_value() || names->count(name) > 0;
+}
+
+[[noreturn]] void NoTreeData(const Dataset& dataset) {
+  std::string message = "read_tree: no tree-model data in ";
+  message += dataset.files().size() == 1 ? dataset.files()[0].path
+                                         : std::to_string(dataset.files().size()) + " files";
+  const std::vector<std::string> tables = dataset.TableNames();
+  if (!tables.empty()) {
+    message += " (table-model tables: ";
+    for (size_t t = 0; t < tables.size(); ++t) message += (t > 0 ? ", " : "") + tables[t];
+    message += "; read them with read_table)";
+  }
+  throw py::value_error(message);
+}
+
 }  // namespace
 
-py::dict ReadTree(const PyDataset& ds, InvalidUtf8 invalid_utf8) {
+py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
   const Dataset& dataset = *ds.dataset();
+  if (std::none_of(dataset.files().begin(), dataset.files().end(),
+                   [](const DatasetFile& f) { return f.has_tree_model; })) {
+    NoTreeData(dataset);
+  }
   py::list devices, measurements, times, values;
   for (size_t i = 0; i < dataset.files().size(); ++i) {
     if (!dataset.files()[i].has_tree_model) continue;
+    const std::string& path = dataset.files()[i].path;
     std::shared_ptr<const TsFileReader> reader = Check(dataset.OpenFile(i), &dataset);
     std::vector<std::pair<std::string, DeviceLocation>> found;
     for (const std::string& index : reader->TreeIndexNames()) {
@@ -68,22 +101,28 @@ py::dict ReadTree(const PyDataset& ds, InvalidUtf8 invalid_utf8) {
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [name, location] : found) {
+      if (!Selected(selection.devices, name)) continue;
       std::vector<TimeseriesMetadata> series = Check(reader->ReadTimeseries(location), &dataset);
       std::vector<std::string> names;
       for (const TimeseriesMetadata& tsm : series) {
-        if (!tsm.is_time_column()) names.push_back(tsm.measurement);
+        if (!tsm.is_time_column() && Selected(selection.measurements, tsm.measurement)) {
+          names.push_back(tsm.measurement);
+        }
       }
       std::sort(names.begin(), names.end());
-      py::str device(name);
+      py::str device = Name(name, path, "device");
       for (const std::string& measurement : names) {
-        std::unique_ptr<SeriesReader> points = Check(SeriesReader::Create(*reader, name, series, measurement), &dataset);
-        py::str m(measurement);
+        std::unique_ptr<SeriesReader> points =
+            Check(SeriesReader::Create(*reader, name, series, measurement, selection.range), &dataset);
+        py::str m = Name(measurement, path, "measurement");
         while (const SeriesBatch* batch = Check(points->Next(), &dataset)) {
+          // The GIL is held throughout: Ctrl-C is seen only where signals are checked.
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
           const ColumnVector& v = batch->values;
           for (size_t r = 0; r < batch->times.size(); ++r) {
             if (!v.IsValid(r)) continue;
             py::object value = ValueAt(v, r, invalid_utf8);
-            if (!value) RaiseInvalid(dataset.files()[i].path, name, measurement, v, r, batch->times[r]);
+            if (!value) RaiseInvalid(path, name, measurement, v, r, batch->times[r]);
             devices.append(device);
             measurements.append(m);
             times.append(batch->times[r]);

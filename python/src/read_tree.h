@@ -5,15 +5,29 @@
 #include <pybind11/pybind11.h>
 
 #include "dataset.h"
+#include <optional>
+#include <set>
+#include <string>
+
+#include "tsread/read/aligned_device_reader.h"
 #include "values.h"
 
 namespace tsread::python {
 
-// Tree-model points in long form: device, measurement, time, value (a Python object per point,
-// typed by its series), every non-null point, by device string then measurement then time.
-// TEXT/STRING values that are not UTF-8: as `invalid_utf8` says (text_values.h); the error names
-// the file, device, measurement and time.
-pybind11::dict ReadTree(const PyDataset& ds, InvalidUtf8 invalid_utf8);
+// What read_tree reads: points in [start, end] (ms, inclusive), of the devices and measurements
+// named (all when unset).
+struct TreeSelection {
+  TimeRange range;
+  std::optional<std::set<std::string>> devices;
+  std::optional<std::set<std::string>> measurements;
+};
+
+// Tree-model points in long form: device, measurement, time (ms), value (a Python object per
+// point, typed by its series), every non-null point selected, by device string then measurement
+// then time. TEXT/STRING values that are not UTF-8: as `invalid_utf8` says (text_values.h); the
+// error names the file, device, measurement and time; device and measurement names that are not
+// UTF-8 are CorruptFileError. ValueError if no file holds tree-model data. Ctrl-C stops it.
+pybind11::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8);
 
 }  // namespace tsread::python
 

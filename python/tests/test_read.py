@@ -276,3 +276,24 @@ def test_tag_codes_have_pandas_own_width(tmp_path, devices):
         want = list(whole[tag].astype(object))
         assert sum((list(p[tag].astype(object)) for p in partitions[:2]), []) == want, tag  # whole files
         assert sum((list(p[tag].astype(object)) for p in partitions[2:]), []) == want, tag  # a few devices each
+
+
+def test_read_tree_selects_and_gives_time_like_read_table(fixtures):
+    path = fixtures / "tree_nonaligned.tsfile"
+    every = tsread.read_tree(path, time_as="int")
+    assert str(tsread.read_tree(path)["time"].dtype) == "datetime64[ns]"
+    assert list(tsread.read_tree(path)["time"].astype("int64") // 1_000_000) == list(every["time"])
+    device = every["device"].iloc[-1]
+    measurement = every["measurement"].iloc[-1]
+    times = every["time"]
+    lo, hi = int(times.quantile(0.25)), int(times.quantile(0.75))
+    got = tsread.read_tree(path, start=lo, end=hi, devices=device, measurements=[measurement], time_as="int")
+    want = every[(every["device"] == device) & (every["measurement"] == measurement) & (times >= lo) & (times <= hi)]
+    assert len(want) > 0
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True))
+    assert len(tsread.read_tree(path, devices="root.no.such.device")) == 0
+
+
+def test_read_tree_of_a_table_model_file_is_an_error(fixtures):
+    with pytest.raises(ValueError, match="no tree-model data.*read_table"):
+        tsread.read_tree(fixtures / "table_alltypes.tsfile")

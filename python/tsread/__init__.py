@@ -245,20 +245,42 @@ def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None
         yield _frame_of(columns_data, options, drop)
 
 
-def read_tree(path, invalid_utf8="error", skip_unreadable=False):
-    """Tree-model points in long form: device, measurement, time (int ms), value (object).
+def _names(function, name, value):
+    """None, one name or a list of them -> None or a set of str."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return {value}
+    if not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{function}: {name} is a str or a list of str")
+    return set(value)
 
-    invalid_utf8: what a TEXT/STRING value that is not UTF-8 becomes: 'error' (CorruptFileError
-    naming the file, device, measurement and time), 'replace' (U+FFFD) or 'bytes'.
+
+def read_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
+              invalid_utf8="error", skip_unreadable=False):
+    """Tree-model points in long form: device, measurement, time, value (object), every non-null
+    point, by device then measurement then time.
+
+    start/end (inclusive) as read_table's; devices/measurements: a name or a list of them (the
+    device as a dotted path, e.g. "root.sg1.d1"; all when None). time_as: 'datetime'
+    (datetime64[ns]) or 'int' (ms). invalid_utf8: what a TEXT/STRING value that is not UTF-8
+    becomes: 'error' (CorruptFileError naming the file, device, measurement and time), 'replace'
+    (U+FFFD) or 'bytes'. A dataset without tree-model data is a ValueError.
     """
+    import numpy as np
     import pandas as pd
 
-    if invalid_utf8 not in ("error", "replace", "bytes"):
-        raise ValueError(f"read_tree: invalid_utf8 is 'error', 'replace' or 'bytes', not {invalid_utf8!r}")
-    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), invalid_utf8=invalid_utf8)
+    options = _value_options("read_tree", time_as=time_as, invalid_utf8=invalid_utf8)
+    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), start=_args.to_ms(start),
+                             end=_args.to_ms(end), devices=_names("read_tree", "devices", devices),
+                             measurements=_names("read_tree", "measurements", measurements),
+                             invalid_utf8=invalid_utf8)
+    times = np.asarray(data["time"], dtype=np.int64)
+    if options["time_as"] == "datetime":
+        times = _frame.ms_to_datetime64(times, "read_tree")
     return pd.DataFrame({
         "device": pd.Series(data["device"], dtype=object),
         "measurement": pd.Series(data["measurement"], dtype=object),
-        "time": pd.Series(data["time"], dtype="int64"),
+        "time": pd.Series(times),
         "value": pd.Series(data["value"], dtype=object),
     })

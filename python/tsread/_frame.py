@@ -71,6 +71,19 @@ def _code_dtype(categories):
     return np.int64
 
 
+_NS_LIMIT_MS = np.iinfo(np.int64).max // 1_000_000
+
+
+def ms_to_datetime64(ms, function):
+    """int64 ms -> datetime64[ns]; ValueError naming time_as='int' for a time outside its years
+    1677-2262."""
+    if len(ms) and (ms.min() <= -_NS_LIMIT_MS or ms.max() >= _NS_LIMIT_MS):
+        bad = ms[(ms <= -_NS_LIMIT_MS) | (ms >= _NS_LIMIT_MS)][0]
+        raise ValueError(f"{function}: time {bad} lies outside datetime64[ns] (years 1677-2262): read it with "
+                         "time_as='int'")
+    return (ms * 1_000_000).view("datetime64[ns]")
+
+
 def _categorical(codes, categories, known=None):
     """A Categorical over codes the C++ side made (in range by construction, -1 for null) for
     `categories` in first-seen order, recoded onto `known` (the sorted values of the dataset's
