@@ -99,12 +99,19 @@ PYBIND11_MODULE(_tsread, m) {
       py::arg("split_bytes"));
   m.def(
       "read_split",
-      [](const py::bytes& split, bool float_nan, bool time_ns, uint64_t rows_hint,
+      [](const py::object& split, bool float_nan, bool time_ns, uint64_t rows_hint,
          std::optional<std::vector<std::string>> columns, bool with_time, const std::string& date_as,
          const std::string& invalid_dates, const std::string& invalid_utf8) {
         ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
         options.with_time = with_time;
-        return ReadSplit(split, options, rows_hint, std::move(columns));
+        // One serialized split (bytes) or a list of them (a partition of several).
+        std::vector<std::string> splits;
+        if (py::isinstance<py::bytes>(split)) {
+          splits.push_back(split.cast<std::string>());
+        } else {
+          splits = split.cast<std::vector<std::string>>();
+        }
+        return ReadSplits(splits, options, rows_hint, columns);
       },
       py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0,
       py::arg("columns") = py::none(), py::arg("with_time") = true, py::arg("date_as") = "int",

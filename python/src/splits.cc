@@ -47,7 +47,7 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
     py::object min_time = devices.rows > 0 ? py::cast(devices.min_time) : py::none();
     py::object max_time = devices.rows > 0 ? py::cast(devices.max_time) : py::none();
     parts.append(py::make_tuple(py::bytes(scanner->SerializeSplit(split)), dataset.files()[split.file].path,
-                                devices.rows, min_time, max_time));
+                                devices.rows, min_time, max_time, devices.bytes));
   }
   py::dict out;
   out["columns"] = columns;
@@ -55,30 +55,48 @@ py::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_by
   return out;
 }
 
-py::list ReadSplit(const py::bytes& serialized, const ConvertOptions& options, uint64_t rows_hint,
-                   std::optional<std::vector<std::string>> columns) {
-  const std::string bytes = serialized;
-  absl::StatusOr<std::unique_ptr<SplitReader>> reader;
+py::list ReadSplits(const std::vector<std::string>& serialized, const ConvertOptions& options, uint64_t rows_hint,
+                    const std::optional<std::vector<std::string>>& columns) {
+  if (serialized.empty()) throw py::value_error("read_split: no split given");
+  std::vector<std::unique_ptr<SplitReader>> readers;
   absl::Status status;
   std::optional<Collector> collector;
   {
     py::gil_scoped_release nogil;
-    reader = SplitReader::Open(bytes, 0, {}, std::move(columns));
-    if (reader.ok()) {
-      collector.emplace((*reader)->projection(), options);
-      const uint64_t file_size = (*reader)->scanner().dataset().files()[0].size;
-      const uint64_t believed = file_size > UINT64_MAX / kMaxHintedRowsPerFileByte ? UINT64_MAX
-                                                                                   : file_size * kMaxHintedRowsPerFileByte;
-      collector->BoundTagCategories((*reader)->split().devices.device_count);
+    for (const std::string& bytes : serialized) {
+      absl::StatusOr<std::unique_ptr<SplitReader>> reader = SplitReader::Open(bytes, 0, {}, columns);
+      if (!reader.ok()) {
+        status = reader.status();
+        break;
+      }
+      readers.push_back(*std::move(reader));
+    }
+    if (status.ok()) {
+      // The splits of one plan share its projection: one collector gathers them in order.
+      collector.emplace(readers[0]->projection(), options);
+      uint64_t believed = 0;
+      size_t devices = 0;
+      for (const auto& reader : readers) {
+        const uint64_t file_size = reader->scanner().dataset().files()[0].size;
+        believed += file_size > UINT64_MAX / kMaxHintedRowsPerFileByte / serialized.size()
+                        ? UINT64_MAX / serialized.size()
+                        : file_size * kMaxHintedRowsPerFileByte;
+        devices += reader->split().devices.device_count;
+      }
+      collector->BoundTagCategories(devices);
       if (!collector->Reserve(static_cast<size_t>(std::min({rows_hint, believed, uint64_t{SIZE_MAX}})))) {
         status = OutOfMemory();
-      } else {
-        status = (*reader)->Scan([&](const TableBatch& batch) { return collector->Append(batch); });
+      }
+    }
+    for (size_t r = 0; status.ok() && r < readers.size(); ++r) {
+      status = readers[r]->Scan([&](const TableBatch& batch) { return collector->Append(batch); });
+      if (!status.ok()) {
+        py::gil_scoped_acquire gil;
+        Check(status, &readers[r]->scanner().dataset());  // names the file of a corrupt value (.file)
       }
     }
   }
-  Check(reader.status());
-  Check(status, &(*reader)->scanner().dataset());  // names the file of a corrupt value (.file)
+  Check(status);
   return collector->Finish();
 }
 

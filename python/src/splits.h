@@ -1,5 +1,5 @@
 // The Dask splits: PlanSplits plans a scan as serialized splits (one per partition) and
-// ReadSplit executes one of them, in a Dask worker.
+// ReadSplits executes some of them (a partition), in a Dask worker.
 #ifndef TSREAD_PYTHON_SPLITS_H_
 #define TSREAD_PYTHON_SPLITS_H_
 
@@ -20,12 +20,12 @@ namespace tsread::python {
 // partition with its file, planned rows and time range.
 pybind11::dict PlanSplits(const PyDataset& ds, const ScanArgs& args, uint64_t split_bytes);
 
-// Executes one serialized split (in a Dask worker): SplitReader::Open, then its rows.
-// `rows_hint`: the rows the split's metadata announced when it was planned (0: unknown).
-// `columns`: only these of the split's columns (None: all); ConvertOptions::with_time: whether a
-// time column comes first.
-pybind11::list ReadSplit(const pybind11::bytes& serialized, const ConvertOptions& options, uint64_t rows_hint,
-                         std::optional<std::vector<std::string>> columns);
+// Executes serialized splits of one plan (in a Dask worker), in order, into one set of columns:
+// SplitReader::Open for each, then its rows. `rows_hint`: the rows their metadata announced when
+// planned (0: unknown). `columns`: only these of the splits' columns (None: all);
+// ConvertOptions::with_time: whether a time column comes first. Errors name the split's file.
+pybind11::list ReadSplits(const std::vector<std::string>& serialized, const ConvertOptions& options, uint64_t rows_hint,
+                          const std::optional<std::vector<std::string>>& columns);
 
 }  // namespace tsread::python
 

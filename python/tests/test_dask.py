@@ -82,10 +82,16 @@ def _objects(frame):
     return frame
 
 
+def _per_file(paths):
+    """A split_bytes that makes one partition of each file (files of about equal size): the
+    largest file's projected chunk bytes."""
+    return max(tsread.dask.splits(f, split_bytes=1 << 40)[0]["bytes"] for f in tsread.open(paths).files)
+
+
 def test_splits_announce_rows_and_time_ranges(time_sliced):
-    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    parts = tsread.dask.splits(time_sliced, split_bytes=_per_file(time_sliced))
     files = tsread.open(time_sliced).files
-    assert [p["file"] for p in parts] == files
+    assert [p["files"] for p in parts] == [[f] for f in files]
     for part in parts:
         df = tsread.read_table(part["file"], time_as="int")
         assert part["rows"] == len(df)
@@ -95,8 +101,8 @@ def test_splits_announce_rows_and_time_ranges(time_sliced):
 
 
 def test_time_index_known_divisions(client, time_sliced):
-    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=1 << 40)
-    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=_per_file(time_sliced))
+    parts = tsread.dask.splits(time_sliced, split_bytes=_per_file(time_sliced))
     assert ddf.known_divisions and ddf.npartitions == 3
     assert ddf.divisions == tuple(pd.Timestamp(p["start_time"], unit="ms") for p in parts) + (
         pd.Timestamp(parts[-1]["end_time"], unit="ms"),)
@@ -114,10 +120,10 @@ def test_overlapping_splits_leave_divisions_unknown(time_sliced):
 
 
 def test_start_end_prune_partitions(client, time_sliced):
-    parts = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    parts = tsread.dask.splits(time_sliced, split_bytes=_per_file(time_sliced))
     start, end = parts[1]["start_time"] + 10_000, parts[1]["end_time"] - 10_000
     ddf = tsread.dask.read_tsfile(time_sliced, start=start, end=end, index="time", time_as="int",
-                                  split_bytes=1 << 40)
+                                  split_bytes=_per_file(time_sliced))
     assert ddf.npartitions == 1 and ddf.divisions == (start, end)
     full = tsread.read_table(time_sliced, time_as="int")
     full["time"] = full["time"].astype("int64")  # an index of plain int64 ms
@@ -199,7 +205,7 @@ def test_groupby_reads_only_its_key_and_value(monkeypatch, time_sliced):
 
 
 def test_column_selection_keeps_the_time_index(client, time_sliced):
-    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=1 << 40)
+    ddf = tsread.dask.read_tsfile(time_sliced, index="time", split_bytes=_per_file(time_sliced))
     got = ddf[["s_double"]].compute()
     full = tsread.read_table(time_sliced)
     want = full.set_index("time").sort_index(kind="stable")[["s_double"]]
@@ -218,3 +224,34 @@ def test_read_split_rejects_a_column_it_does_not_project(comp_glob):
     planned = tsread.dask._plan(comp_glob, None, [schema[-1]], None, None, None, 4096)[2][0][0]
     with pytest.raises(ValueError, match="not one the split projects"):
         _tsread.read_split(planned, float_nan=True, time_ns=True, columns=[schema[0]])
+
+
+def test_partitions_are_sized_by_split_bytes_both_ways(time_sliced, tmp_path):
+    files = tsread.open(time_sliced).files
+    whole = tsread.dask.splits(time_sliced, split_bytes=1 << 40)
+    assert len(whole) == 1 and whole[0]["files"] == files  # small files grouped
+    assert whole[0]["rows"] == len(tsread.read_table(time_sliced))
+    fine = tsread.dask.splits(files[0], split_bytes=1)
+    assert len(fine) > 1 and all(p["files"] == [files[0]] for p in fine)  # a file cut by devices
+    ddf = tsread.dask.read_tsfile(time_sliced, split_bytes=1 << 40)
+    assert ddf.npartitions == 1
+    pd.testing.assert_frame_equal(_objects(ddf.compute().reset_index(drop=True)), _objects(tsread.read_table(time_sliced)))
+
+
+def test_the_benchmark_file_makes_several_partitions_by_default(fixtures):
+    bench = fixtures.parent / "bench" / "table_large.tsfile"
+    if not bench.exists():
+        pytest.skip(f"{bench} (the benchmark file) is missing")
+    parts = tsread.dask.splits(str(bench))
+    assert len(parts) >= 2 and sum(p["rows"] for p in parts) == 3_200_000
+
+
+def test_splits_hold_absolute_paths(time_sliced, monkeypatch):
+    import os
+
+    directory, name = os.path.split(tsread.open(time_sliced).files[0])
+    monkeypatch.chdir(directory)
+    ddf = tsread.dask.read_tsfile(name)
+    assert tsread.dask.splits(name)[0]["file"] == os.path.join(directory, name)
+    monkeypatch.chdir("/")  # a worker elsewhere
+    assert len(ddf.compute(scheduler="sync")) == len(tsread.read_table(os.path.join(directory, name)))

@@ -262,8 +262,9 @@ def test_tag_codes_have_pandas_own_width(tmp_path, devices):
     whole = tsread.read_table(path)
     # Dask partitions of whole files, and of a few devices each (codes written at the width for
     # the split's devices, then narrowed to the width for the categories that occurred).
+    per_file = max(tsread.dask.splits(f, split_bytes=1 << 40)[0]["bytes"] for f in tsread.open(path).files)
     partitions = [ddf.get_partition(i).compute(scheduler="sync")
-                  for ddf in (tsread.dask.read_tsfile(path, split_bytes=1 << 40), tsread.dask.read_tsfile(path, split_bytes=1))
+                  for ddf in (tsread.dask.read_tsfile(path, split_bytes=per_file), tsread.dask.read_tsfile(path, split_bytes=1))
                   for i in range(ddf.npartitions)]
     assert len(partitions) > 2
     for df in [whole, tsread.read_table(path, threads=2), *tsread.iter_batches(path, batch_rows=64), *partitions]:

@@ -48,6 +48,7 @@ class TsFile:
 
     def __init__(self, path, skip_unreadable=False, _function="open"):
         self._inputs = _args.inputs(path, _function)
+        self._skip_unreadable = bool(skip_unreadable)
         self._ds = _tsread.Dataset(self._inputs, bool(skip_unreadable))
         self.skipped = self._ds.skipped()
         if self.skipped:

@@ -1,4 +1,4 @@
-"""tsread.dask.read_tsfile: a TsFile dataset as a dask DataFrame, one partition per split.
+"""tsread.dask.read_tsfile: a TsFile dataset as a dask DataFrame, one partition per group of splits.
 
 The client plans the scan once (DatasetScanner::Splits) and serializes every split
 (SerializeSplit); each partition is read inside a worker from those bytes alone
@@ -9,6 +9,8 @@ they span. start/end drop the splits whose range misses them before the graph is
 index="time" turns sorted, non-overlapping ranges (time-sliced files, say) into known divisions.
 """
 
+import os
+
 import pandas as pd
 
 import dask.dataframe as dd
@@ -16,6 +18,11 @@ from dask.dataframe.utils import clear_known_categories
 
 import tsread as _tsread_pkg
 from . import _frame, _tsread
+
+# Projected chunk bytes per partition by default: TsFile's encodings and compression make a
+# partition of 16 MB about 100 MB of pandas columns (the benchmark file: 33 MB, 3.2M rows, ~200 MB
+# as a DataFrame), the size dask's documentation recommends, and a 33 MB file several partitions.
+_SPLIT_BYTES = 16 << 20
 
 
 def _with_time_index(frame, time_as):
@@ -49,11 +56,11 @@ class _SplitRead:
     def __dask_tokenize__(self):
         return ("tsread-split-read", self._columns, sorted(self._options.items()), self._index, self._filler)
 
-    def __call__(self, split):
-        split_bytes, rows = split  # rows: what the metadata announced, so the columns are sized once
+    def __call__(self, part):
+        split_list, rows = part  # rows: what the metadata announced, so the columns are sized once
         wanted = (["time"] if self._index == "time" else []) + self._columns
         values = [c for c in wanted if c != "time"]
-        columns = _tsread.read_split(split_bytes, rows_hint=rows, columns=values or self._filler,
+        columns = _tsread.read_split(split_list, rows_hint=rows, columns=values or self._filler,
                                      with_time="time" in wanted, **_tsread_pkg._convert_args(self._options))
         by_name = {c["name"]: c for c in columns}
         frame = _frame.to_frame([by_name[name] for name in wanted], self._options)
@@ -62,37 +69,79 @@ class _SplitRead:
 
 def _overlaps(split, start, end):
     """Whether the split's announced time range may hold rows in [start, end] (ms, inclusive)."""
-    _bytes, _path, _rows, lo, hi = split
+    lo, hi = split[3], split[4]
     if lo is None:
         return True  # nothing announced: keep it
     return (start is None or hi >= start) and (end is None or lo <= end)
 
 
+def _absolute(paths):
+    """The dataset with absolute paths: a split names its file, and a worker may run elsewhere
+    (another working directory)."""
+    if isinstance(paths, _tsread_pkg.TsFile):
+        if all(os.path.isabs(p) for p in paths.files):
+            return paths
+        return _tsread_pkg.TsFile([os.path.abspath(p) for p in paths.files], paths._skip_unreadable,
+                                  "read_tsfile")
+    return _tsread_pkg.TsFile([os.path.abspath(p) for p in _tsread_pkg._args.inputs(paths, "read_tsfile")],
+                              False, "read_tsfile")
+
+
 def _plan(paths, table, columns, start, end, tags, split_bytes):
-    ds = _tsread_pkg._dataset(paths, function="read_tsfile")
+    ds = _absolute(paths)
     scan = _tsread_pkg._scan_args(table, columns, start, end, tags)
     plan = _tsread.plan_splits(ds._dataset(), split_bytes=int(split_bytes), **scan)
     kept = [s for s in plan["splits"] if _overlaps(s, scan["start"], scan["end"])]
     return ds, plan["columns"], kept, scan["start"], scan["end"]
 
 
-def splits(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20):
-    """The partitions read_tsfile makes with these arguments, in order, from metadata alone:
-    [{"file", "rows", "start_time", "end_time"}]. rows is what the metadata announces for the
-    split's devices (a bound when start/end cut into them); start_time/end_time (int ms, None
-    when nothing is announced) bound the times of the partition's rows."""
-    _ds, _spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
-    return _bounds(kept, start_ms, end_ms)
-
-
-def _bounds(kept, start_ms, end_ms):
-    """Each split's file, rows and time range (clamped to start/end)."""
+def _partitions(kept, split_bytes):
+    """Consecutive splits grouped into partitions of at most split_bytes projected chunk bytes
+    (a split larger than that, already cut as finely as its devices allow, stays alone):
+    [{"splits": [bytes], "files": [path], "rows", "bytes", "start_time", "end_time"}]."""
     out = []
-    for _bytes, path, rows, lo, hi in kept:
-        if lo is not None:
+    for serialized, path, rows, lo, hi, size in kept:
+        last = out[-1] if out else None
+        if last is None or last["bytes"] + size > split_bytes:
+            last = {"splits": [], "files": [], "rows": 0, "bytes": 0, "start_time": None, "end_time": None,
+                    "announced": True}
+            out.append(last)
+        last["splits"].append(serialized)
+        if not last["files"] or last["files"][-1] != path:
+            last["files"].append(path)
+        last["rows"] += rows
+        last["bytes"] += size
+        if lo is None:
+            last["announced"] = False
+        else:
+            last["start_time"] = lo if last["start_time"] is None else min(last["start_time"], lo)
+            last["end_time"] = hi if last["end_time"] is None else max(last["end_time"], hi)
+    return out
+
+
+def splits(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=_SPLIT_BYTES):
+    """The partitions read_tsfile makes with these arguments, in order, from metadata alone:
+    [{"file", "files", "rows", "bytes", "start_time", "end_time"}]. files: the (absolute) paths
+    whose devices the partition reads, file the first; rows is what the metadata announces for
+    its devices (a bound when start/end cut into them); bytes their projected chunk bytes;
+    start_time/end_time (int ms, None when not announced for every device) bound the times of the
+    partition's rows."""
+    _ds, _spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    return _bounds(_partitions(kept, split_bytes), start_ms, end_ms)
+
+
+def _bounds(partitions, start_ms, end_ms):
+    """Each partition's files, rows, bytes and time range (clamped to start/end)."""
+    out = []
+    for part in partitions:
+        lo, hi = part["start_time"], part["end_time"]
+        if not part["announced"]:
+            lo = hi = None
+        elif lo is not None:
             lo = lo if start_ms is None else max(lo, start_ms)
             hi = hi if end_ms is None else min(hi, end_ms)
-        out.append({"file": path, "rows": rows, "start_time": lo, "end_time": hi})
+        out.append({"file": part["files"][0], "files": part["files"], "rows": part["rows"], "bytes": part["bytes"],
+                    "start_time": lo, "end_time": hi})
     return out
 
 
@@ -110,12 +159,13 @@ def _divisions(bounds, time_as):
     return tuple(pd.Timestamp(e, unit="ms") for e in edges)
 
 
-def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=64 << 20,
+def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=_SPLIT_BYTES,
                 index=None, *, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
                 invalid_dates="error", invalid_utf8="error"):
     """A dask DataFrame over every file of `paths` (files, globs, directories).
 
-    Arguments as tsread.read_table; split_bytes is the projected chunk bytes per partition.
+    Arguments as tsread.read_table; split_bytes is the projected chunk bytes per partition, in both
+    directions: a large file is cut into several partitions (by devices), small files are grouped.
     Column dtypes are read_table's (nullable='auto' decides from the dataset's metadata, so `meta`
     is every partition's); TAG columns are categoricals with unknown categories. Splits whose
     metadata time range misses start/end are left out. index="time": the time column becomes
@@ -135,8 +185,9 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
         meta = _with_time_index(meta, options["time_as"])
     if not kept:
         return dd.from_pandas(meta, npartitions=1)
-    divisions = _divisions(_bounds(kept, start_ms, end_ms), options["time_as"]) if index == "time" else None
+    partitions = _partitions(kept, split_bytes)
+    divisions = _divisions(_bounds(partitions, start_ms, end_ms), options["time_as"]) if index == "time" else None
     tags = [name for name, category, _type in spec if category == "TAG"]
     filler = (tags or [name for name, _category, _type in spec])[:1]
-    return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(s[0], s[2]) for s in kept], meta=meta,
-                       divisions=divisions, label="read-tsfile", enforce_metadata=False)
+    return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(p["splits"], p["rows"]) for p in partitions],
+                       meta=meta, divisions=divisions, label="read-tsfile", enforce_metadata=False)
