@@ -159,3 +159,25 @@ def test_ctrl_c_stops_a_running_read(fixtures, tmp_path, call):
     waited = time.monotonic() - sent
     assert out.startswith("interrupted"), out
     assert waited < 1.0, f"the read went on for {waited:.2f} s after SIGINT"
+
+
+def test_errors_speak_python(fixtures):
+    with pytest.raises(ValueError) as e:
+        tsread.read_table(fixtures / "table_multi.tsfile")
+    assert "table=" in str(e.value) and "tbl_b" in str(e.value)
+
+
+def test_a_dask_partition_names_the_corrupt_file(test_files, tmp_path):
+    import tsread.dask
+
+    path = tmp_path / "three_pages.tsfile"
+    data = bytearray((test_files / "three_pages.tsfile").read_bytes())
+    path.write_bytes(bytes(data))
+    ddf = tsread.dask.read_tsfile(str(path))  # planned from the intact file
+    first = (5_000_000_000_000).to_bytes(8, "big")
+    in_stream = data.find(first, data.find(first) + 8)
+    data[in_stream:in_stream + 8] = (5_000_000_000_001).to_bytes(8, "big")  # same size: the split still opens
+    path.write_bytes(bytes(data))
+    with pytest.raises(tsread.CorruptFileError) as e:
+        ddf.compute(scheduler="sync")
+    assert e.value.file == str(path) and e.value.offset is not None

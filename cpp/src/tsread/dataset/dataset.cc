@@ -112,9 +112,15 @@ std::vector<std::string> Dataset::TableNames() const {
 absl::StatusOr<std::string> Dataset::OnlyTable() const {
   std::vector<std::string> names = TableNames();
   if (names.size() == 1) return names[0];
-  if (names.empty()) return absl::InvalidArgumentError("the input has no table-model table (tree-model data is read with --tree)");
-  return absl::InvalidArgumentError(
-      absl::StrCat("the input has ", names.size(), " tables; name one with --table: ", absl::StrJoin(names, ", ")));
+  // Said in every front end's spelling: the library serves the CLI, SQL and Python alike.
+  if (names.empty()) {
+    return absl::InvalidArgumentError(
+        "the input has no table-model table: its data is tree-model (read it with the CLI's --tree, SQL's "
+        "read_tsfile_tree or Python's read_tree)");
+  }
+  return absl::InvalidArgumentError(absl::StrCat("the input has ", names.size(), " tables (", absl::StrJoin(names, ", "),
+                                                 "): name the one to read (the CLI's --table, SQL's table_name := or "
+                                                 "Python's table=)"));
 }
 
 absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) const {
