@@ -34,6 +34,10 @@ else()
   add_custom_command(TARGET tsread_duckdb POST_BUILD
     COMMAND ${PROJECT_SOURCE_DIR}/tools/duckdb_footer.sh $<TARGET_FILE:tsread_duckdb>
             v${PROJECT_VERSION} ${TSREAD_DUCKDB_MIN_C_API} ${TSREAD_DUCKDB_PLATFORM}
+    # DuckDB 1.2.x (platform linux_amd64_gcc4): the same code, its platform's name in the footer.
+    COMMAND ${PROJECT_SOURCE_DIR}/tools/duckdb_platform_copy.sh $<TARGET_FILE:tsread_duckdb>
+            ${CMAKE_BINARY_DIR}/duckdb-1.2/tsread.duckdb_extension ${TSREAD_DUCKDB_PLATFORM}_gcc4
+            v${PROJECT_VERSION} ${TSREAD_DUCKDB_MIN_C_API}
     VERBATIM)
 
   if(EXISTS "${TSREAD_DUCKDB_LIBRARY}")

@@ -41,4 +41,14 @@ if [[ ${TSREAD_SKIP_DUCKDB:-0} != 1 ]] && command -v npm >/dev/null; then
     npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$duckdb_cache" \
       duckdb@1.4.4 @duckdb/node-bindings-linux-x64@1.5.6-r.1 >/dev/null
   fi
+  # The oldest DuckDB of each extension file the README claims (1.2.0: duckdb-1.2/, platform
+  # linux_amd64_gcc4; 1.3.0: the main file), loaded by the duckdb_versions test.
+  for old in 1.2.0-alpha.13 1.3.0-alpha.21; do
+    if [[ ! -f $duckdb_cache/old/$old/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so ]]; then
+      echo "setup: fetching libduckdb $old (npm) into $duckdb_cache/old/$old" >&2
+      mkdir -p "$duckdb_cache/old/$old"
+      npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$duckdb_cache/old/$old" \
+        "@duckdb/node-bindings-linux-x64@$old" >/dev/null
+    fi
+  done
 fi
