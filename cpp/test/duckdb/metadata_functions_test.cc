@@ -194,6 +194,26 @@ TEST_P(MetadataTest, GlobsTimeUnitAndErrors) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_P(MetadataTest, DevicesOfOneTableHaveItsTagColumnsAndJoinItsRows) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  // Every row of read_tsfile meets exactly its device (null tags compared as values).
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_devices('" + file + "') d JOIN read_tsfile('" + file +
+                "') r ON d.region IS NOT DISTINCT FROM r.region AND d.id IS NOT DISTINCT FROM r.id"),
+            100000);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_devices('" + file + "') WHERE id = 'dev_17' AND region IS NULL"), 1);
+  const std::string multi = FixturePath("table_multi.tsfile");
+  const std::string columns = "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM (DESCRIBE SELECT * FROM ";
+  // Several tables: no table's TAG columns (the tags map holds them).
+  EXPECT_EQ(Text(columns + "tsfile_devices('" + multi + "'))"),
+            "device,end_time,file,points,rows,start_time,table_name,tags");
+  EXPECT_EQ(Text(columns + "tsfile_devices('" + multi + "', table_name := 'tbl_b'))"),
+            "device,end_time,file,plant,points,region,rows,start_time,table_name,tags");
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_devices('" + multi + "', table_name := 'tbl_b') WHERE plant = 'p3'"),
+            Int("SELECT count(DISTINCT region) FROM read_tsfile('" + multi + "', table_name := 'tbl_b') WHERE plant = 'p3'") +
+                Int("SELECT count(*) > 0 FROM read_tsfile('" + multi + "', table_name := 'tbl_b') WHERE plant = 'p3' "
+                    "AND region IS NULL"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, MetadataTest, ::testing::Values(1, 2),
                          [](const auto& info) { return "threads" + std::to_string(info.param); });
 

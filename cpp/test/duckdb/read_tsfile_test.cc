@@ -131,6 +131,32 @@ TEST_P(DuckDbTest, GlobListAndFilename) {
   duckdb_destroy_result(&result);
 }
 
+TEST_P(DuckDbTest, DoubleStarGlobsIgnoreErrorsAndFilesNamedTwice) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("tsread_duckdb_globs_" + std::to_string(::getpid()) + "_" + std::to_string(GetParam()));
+  std::filesystem::create_directories(dir / "sub" / "deeper");
+  std::filesystem::copy_file(AllTypes(), dir / "sub" / "a.tsfile");
+  std::filesystem::copy_file(AllTypes(), dir / "sub" / "deeper" / "b.tsfile");
+  const std::string bad = (dir / "sub" / "bad.tsfile").string();
+  std::ofstream(bad, std::ios::binary) << "this is not a tsfile at all";
+  const std::string all = (dir / "**").string();
+  // dir/** is every file below, as in read_parquet: the bad one fails the query, naming it...
+  const std::string error = Error("SELECT count(*) FROM read_tsfile('" + all + "')");
+  EXPECT_NE(error.find(bad), std::string::npos) << error;
+  // ...unless ignore_errors, which reads the others; tsfile_metadata says which file it skipped, and why.
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + all + "', ignore_errors := true)"), 200000);
+  EXPECT_EQ(Text("SELECT file FROM tsfile_metadata('" + all + "', ignore_errors := true) WHERE error IS NOT NULL"), bad);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_metadata('" + all + "', ignore_errors := true) WHERE error IS NULL AND "
+                "file LIKE '%.tsfile'"),
+            2 * Int("SELECT count(*) FROM tsfile_metadata('" + AllTypes() + "')"));
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_devices('" + all + "', ignore_errors := true)"), 40);
+  // One file spelled two ways is read once.
+  const std::string a = (dir / "sub" / "a.tsfile").string();
+  const std::string a_again = (dir / "sub" / "deeper" / ".." / "a.tsfile").string();
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(['" + a + "', '" + a_again + "'])"), 100000);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_P(DuckDbTest, ErrorsAreSqlErrorsNamingTheFile) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() /
                               ("tsread_duckdb_test_" + std::to_string(::getpid()) + "_" + std::to_string(GetParam()));

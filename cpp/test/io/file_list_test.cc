@@ -52,6 +52,28 @@ TEST_F(FileListTest, GlobsMatchPerComponentAndDoubleStarAnyDepth) {
   EXPECT_EQ(ListFiles({P("*.parquet")}, ".tsfile").status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST_F(FileListTest, ATrailingDoubleStarMatchesWhatTheDirectoryWould) {
+  // As read_parquet('dir/**'): every file below, here those with the dataset's extension.
+  EXPECT_THAT(ListFiles({P("d1/**")}, ".tsfile").value(), ElementsAre(P("d1/d2/y.tsfile"), P("d1/x.tsfile")));
+  EXPECT_EQ(ListFiles({P("**")}, ".tsfile").value(), ListFiles({root_}, ".tsfile").value());
+  EXPECT_THAT(ListFiles({P("d*/**")}, ".tsfile").value(), ElementsAre(P("d1/d2/y.tsfile"), P("d1/x.tsfile")));
+  EXPECT_EQ(ListFiles({P("empty/**")}, ".tsfile").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(FileListTest, AFileSpelledTwoWaysIsListedOnce) {
+  const fs::path cwd = fs::current_path();
+  fs::current_path(root_);
+  absl::StatusOr<std::vector<std::string>> files =
+      ListFiles({"a.tsfile", P("a.tsfile"), "./a.tsfile", "d1/../a.tsfile", root_ + "//b.tsfile", "b.tsfile"}, ".tsfile");
+  fs::current_path(cwd);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(*files, ElementsAre("a.tsfile", root_ + "//b.tsfile"));
+  // Two links to one file are two inputs (a dataset may repeat a file on purpose).
+  fs::create_symlink(P("a.tsfile"), P("link.tsfile"));
+  EXPECT_THAT(ListFiles({P("a.tsfile"), P("link.tsfile")}, ".tsfile").value(),
+              ElementsAre(P("a.tsfile"), P("link.tsfile")));
+}
+
 TEST_F(FileListTest, PathsAreKeptAsGivenOnceEachInTheOrderGiven) {
   EXPECT_THAT(ListFiles({P("b.tsfile"), P("c.txt"), P("missing.tsfile"), P("b.tsfile"), P("*.tsfile")}, ".tsfile").value(),
               ElementsAre(P("b.tsfile"), P("c.txt"), P("missing.tsfile"), P("a.tsfile")));

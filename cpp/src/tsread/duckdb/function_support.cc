@@ -66,7 +66,9 @@ absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info i
   absl::Status status = PathsOf(path_value, function, paths);
   duckdb_destroy_value(&path_value);
   if (!status.ok()) return status;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(paths);
+  DatasetOptions options;
+  options.skip_unreadable_files = NamedBool(info, "ignore_errors");
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(paths, options);
   if (!dataset.ok()) return dataset.status();
   for (const DatasetFile& file : (*dataset)->files()) {
     if (!file.status.ok()) return WithFileName(file.status, file.path);
@@ -97,6 +99,7 @@ duckdb_table_function NewDatasetTableFunction(const char* name) {
   duckdb_table_function_add_parameter(function, any);
   duckdb_destroy_logical_type(&any);
   AddTimeMappingParameters(function);
+  AddNamedParameter(function, "ignore_errors", DUCKDB_TYPE_BOOLEAN);
   return function;
 }
 

@@ -31,7 +31,9 @@ std::optional<std::string> NamedString(duckdb_bind_info info, const char* name);
 // The named BOOLEAN parameter `name`; false when absent or NULL.
 bool NamedBool(duckdb_bind_info info, const char* name);
 // The dataset named by positional parameter 0 (a path, glob or directory, or a list of them),
-// opened; a file whose metadata is unreadable fails here, naming it.
+// opened; a file whose metadata is unreadable fails here, naming it — or, with
+// `ignore_errors := true` (read_csv's spelling), is left out (Dataset::skipped_files(), which
+// tsfile_metadata lists with the reason).
 absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function);
 
 // Adds a result column of a primitive type (or a prebuilt `type`).
@@ -43,8 +45,8 @@ void AddNamedParameter(duckdb_table_function function, const char* name, duckdb_
 
 // A new table function `name` over a dataset: positional parameter 0 is the path (typed ANY
 // because it may be a VARCHAR or a VARCHAR[] list; OpenDatasetParameter checks it at bind), and
-// `time_unit` and `time_as` are named parameters (time_parameters.h), as every function of the
-// extension takes them. The caller
+// `time_unit`, `time_as` and `ignore_errors` are named parameters (time_parameters.h,
+// OpenDatasetParameter), as every function of the extension takes them. The caller
 // adds its own named parameters and hands it to RegisterTableFunction.
 duckdb_table_function NewDatasetTableFunction(const char* name);
 

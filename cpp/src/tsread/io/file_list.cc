@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
@@ -74,45 +76,58 @@ absl::Status ListDirectory(const std::string& dir, std::string_view extension, s
 
 // Matches the glob components [next, end) below `dir`, appending matching files.
 absl::Status MatchGlob(const std::string& dir, const std::vector<std::string>& parts, size_t next,
-                       std::vector<std::string>& out) {
+                       std::string_view extension, std::vector<std::string>& out) {
   if (next == parts.size()) {
     if (KindOf(dir) == Kind::kFile) out.push_back(dir);
     return absl::OkStatus();
   }
   const std::string& part = parts[next];
+  if (part == "**" && next + 1 == parts.size()) {
+    // A trailing `**` (`dir/**`, as read_parquet's): every file below, as the directory would.
+    if (IsRealDirectory(dir)) return ListDirectory(dir, extension, out);
+    return absl::OkStatus();
+  }
   if (part == "**") {
     // Zero directories, then one more level (each real subdirectory) keeping `**` in place.
-    if (absl::Status s = MatchGlob(dir, parts, next + 1, out); !s.ok()) return s;
+    if (absl::Status s = MatchGlob(dir, parts, next + 1, extension, out); !s.ok()) return s;
     absl::StatusOr<std::vector<std::string>> names = DirectoryEntries(dir);
     if (!names.ok()) return absl::OkStatus();  // a file or an unreadable directory: no match below
     for (const std::string& name : *names) {
       const std::string path = JoinPath(dir, name);
       if (name[0] != '.' && IsRealDirectory(path)) {
-        if (absl::Status s = MatchGlob(path, parts, next, out); !s.ok()) return s;
+        if (absl::Status s = MatchGlob(path, parts, next, extension, out); !s.ok()) return s;
       }
     }
     return absl::OkStatus();
   }
-  if (!IsGlob(part)) return MatchGlob(JoinPath(dir, part), parts, next + 1, out);
+  if (!IsGlob(part)) return MatchGlob(JoinPath(dir, part), parts, next + 1, extension, out);
   absl::StatusOr<std::vector<std::string>> names = DirectoryEntries(dir);
   if (!names.ok()) return absl::OkStatus();
   for (const std::string& name : *names) {
     if (::fnmatch(part.c_str(), name.c_str(), FNM_PERIOD) == 0) {
-      if (absl::Status s = MatchGlob(JoinPath(dir, name), parts, next + 1, out); !s.ok()) return s;
+      if (absl::Status s = MatchGlob(JoinPath(dir, name), parts, next + 1, extension, out); !s.ok()) return s;
     }
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::string>> ExpandGlob(const std::string& pattern) {
+absl::StatusOr<std::vector<std::string>> ExpandGlob(const std::string& pattern, std::string_view extension) {
   std::vector<std::string> parts = absl::StrSplit(pattern, '/', absl::SkipEmpty());
   std::vector<std::string> out;
   const std::string root = !pattern.empty() && pattern[0] == '/' ? "/" : "";
-  if (absl::Status s = MatchGlob(root, parts, 0, out); !s.ok()) return s;
+  if (absl::Status s = MatchGlob(root, parts, 0, extension, out); !s.ok()) return s;
   if (out.empty()) return absl::NotFoundError(absl::StrCat(pattern, ": no file matches"));
   // `**` lists a directory's own files after its subdirectories' files; path order is sorted.
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// What names a file once however it is spelled (relative or absolute, `./`, `a/../`): the
+// absolute path, normalized without resolving links (two links to one file stay two inputs).
+std::string SamePathKey(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.lexically_normal().string();
 }
 
 }  // namespace
@@ -126,7 +141,7 @@ absl::StatusOr<std::vector<std::string>> ListFiles(const std::vector<std::string
   for (const std::string& input : inputs) {
     std::vector<std::string> expanded;
     if (IsGlob(input)) {
-      absl::StatusOr<std::vector<std::string>> matches = ExpandGlob(input);
+      absl::StatusOr<std::vector<std::string>> matches = ExpandGlob(input, extension);
       if (!matches.ok()) return matches.status();
       expanded = std::move(*matches);
     } else if (IsRealDirectory(input) || KindOf(input) == Kind::kDirectory) {
@@ -136,7 +151,7 @@ absl::StatusOr<std::vector<std::string>> ListFiles(const std::vector<std::string
       expanded.push_back(input);
     }
     for (std::string& path : expanded) {
-      if (seen.insert(path).second) files.push_back(std::move(path));
+      if (seen.insert(SamePathKey(path)).second) files.push_back(std::move(path));
     }
   }
   return files;

@@ -1,0 +1,59 @@
+// The helpers of metadata_rows.h.
+#include "tsread/duckdb/metadata_rows.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace tsread::duckdb_ext {
+
+// The bind data both functions start from: `time_unit` (read first, so that a bad unit is
+// reported before any file is opened), then the dataset named by the path parameter.
+absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info info, const char* function) {
+  auto bind = std::make_unique<BindData>();
+  absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, function);
+  if (!time.ok()) return time.status();
+  bind->time = *time;
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
+  return bind;
+}
+
+// The last result columns of both functions (the time range, in the bound unit), then the bind
+// data handed to DuckDB.
+void FinishBind(duckdb_bind_info info, std::unique_ptr<BindData> bind) {
+  AddResultColumn(info, "start_time", TimestampType(bind->time));
+  AddResultColumn(info, "end_time", TimestampType(bind->time));
+  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<BindData>);
+}
+
+void WriteOptionalString(duckdb_vector vector, size_t row, const std::optional<std::string>& value) {
+  if (value) {
+    SetString(vector, row, *value);
+  } else {
+    SetNull(vector, row);
+  }
+}
+
+void WriteOptionalCount(duckdb_vector vector, size_t row, std::optional<uint64_t> value) {
+  static_cast<int64_t*>(duckdb_vector_get_data(vector))[row] = static_cast<int64_t>(value.value_or(0));
+  if (!value) SetNull(vector, row);
+}
+
+absl::Status WriteTimeRange(const Span& span, const TimeMapping& mapping, duckdb_vector start, duckdb_vector end, size_t row,
+                            const std::string& path) {
+  if (!span.has_time) {
+    SetNull(start, row);
+    SetNull(end, row);
+    return absl::OkStatus();
+  }
+  std::optional<int64_t> s = ToOutputTime(span.start, mapping), e = ToOutputTime(span.end, mapping);
+  if (!s || !e) {
+    return absl::OutOfRangeError(
+        absl::StrCat(path, ": time ", s ? span.end : span.start, " is out of range of TIMESTAMP ", kTimeRangeAdvice));
+  }
+  static_cast<int64_t*>(duckdb_vector_get_data(start))[row] = *s;
+  static_cast<int64_t*>(duckdb_vector_get_data(end))[row] = *e;
+  return absl::OkStatus();
+}
+
+}  // namespace tsread::duckdb_ext
