@@ -56,6 +56,14 @@ std::vector<std::pair<std::string, std::string>> PyDataset::Skipped() const {
   return out;
 }
 
+std::vector<std::string> PyDataset::DeletionWarnings() const {
+  std::vector<std::string> out;
+  for (const DatasetFile& f : dataset_->files()) {
+    if (f.deletions.has_value()) out.push_back(DeletionWarning(f.path, *f.deletions));
+  }
+  return out;
+}
+
 std::vector<std::string> PyDataset::Files() const {
   std::vector<std::string> out;
   for (const DatasetFile& f : dataset_->files()) out.push_back(f.path);

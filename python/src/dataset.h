@@ -32,6 +32,8 @@ class PyDataset {
   std::vector<std::string> Tables() const { return dataset_->TableNames(); }
   // The files left out by skip_unreadable: (path, why).
   std::vector<std::pair<std::string, std::string>> Skipped() const;
+  // Per file with an IoTDB deletion file beside it (deletion_files.h): what to warn of.
+  std::vector<std::string> DeletionWarnings() const;
 
   // (name, category, type) per column of the reconciled schema.
   std::vector<std::tuple<std::string, std::string, std::string>> Schema(const std::optional<std::string>& table) const;

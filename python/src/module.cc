@@ -56,6 +56,7 @@ PYBIND11_MODULE(_tsread, m) {
           },
           py::arg("table") = py::none(), py::arg("invalid_utf8") = "error")
       .def("skipped", &PyDataset::Skipped)
+      .def("deletion_warnings", &PyDataset::DeletionWarnings)
       .def("nullable_columns", &PyDataset::NullableColumns, py::arg("table") = py::none())
       .def("info", &PyDataset::Info);
 

@@ -54,6 +54,9 @@ class TsFile:
         if self.skipped:
             listed = "; ".join(f"{p}: {why}" for p, why in self.skipped)
             _warnings.warn(f"tsread: skipped {len(self.skipped)} unreadable file(s): {listed}", stacklevel=3)
+        # IoTDB deletion files (X.tsfile.mods) are not applied: say so, once per open.
+        for text in self._ds.deletion_warnings():
+            _warnings.warn(f"tsread: {text}", UserWarning, stacklevel=3)
 
     def _dataset(self):
         if self._ds is None:

@@ -155,7 +155,17 @@ absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args) {
   return predicates;
 }
 
-absl::StatusOr<std::unique_ptr<Dataset>> OpenInputs(const Args& args) { return Dataset::Open(args.positional); }
+void WarnOfDeletions(std::string_view tsfile_path, const std::optional<DeletionFile>& deletions) {
+  if (deletions.has_value()) std::fprintf(stderr, "tsread: warning: %s\n", DeletionWarning(tsfile_path, *deletions).c_str());
+}
+
+absl::StatusOr<std::unique_ptr<Dataset>> OpenInputs(const Args& args) {
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(args.positional);
+  if (dataset.ok()) {
+    for (const DatasetFile& f : (*dataset)->files()) WarnOfDeletions(f.path, f.deletions);
+  }
+  return dataset;
+}
 
 bool IsSingleFile(const Args& args) {
   if (args.positional.size() != 1 || IsGlob(args.positional[0])) return false;

@@ -56,8 +56,11 @@ std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag)
 // --where tag=v1[,v2...] (repeatable; `tag=` matches a null tag) as tag predicates.
 absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args);
 
-// The positional inputs (files, globs, directories) as a dataset.
+// The positional inputs (files, globs, directories) as a dataset; warns on stderr of each
+// file's IoTDB deletion file, which is not applied (WarnOfDeletions).
 absl::StatusOr<std::unique_ptr<Dataset>> OpenInputs(const Args& args);
+// "tsread: warning: ..." on stderr when `deletions` is set (deletion_files.h).
+void WarnOfDeletions(std::string_view tsfile_path, const std::optional<DeletionFile>& deletions);
 // Whether the inputs are one plain file path (no glob, not a directory): the single-file output.
 bool IsSingleFile(const Args& args);
 

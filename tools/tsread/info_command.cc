@@ -187,6 +187,7 @@ int RunInfo(const Args& args) {
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
   if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
+  WarnOfDeletions(path, DeletionFileBeside(path));
   absl::StatusOr<FileSummary> summary = SummarizeFile(**reader);
   if (!summary.ok()) return Fail(WithFileName(summary.status(), path));
   const bool json = args.Has("json");

@@ -150,6 +150,13 @@ TEST_P(DuckDbTest, DoubleStarGlobsIgnoreErrorsAndFilesNamedTwice) {
                 "file LIKE '%.tsfile'"),
             2 * Int("SELECT count(*) FROM tsfile_metadata('" + AllTypes() + "')"));
   EXPECT_EQ(Int("SELECT count(*) FROM tsfile_devices('" + all + "', ignore_errors := true)"), 40);
+  // An IoTDB deletion file beside a file (not applied) shows in tsfile_metadata.
+  std::ofstream((dir / "sub" / "a.tsfile.mods").string(), std::ios::binary) << "DELETION,root.sg.d1.s1,100,0,1\n";
+  EXPECT_EQ(Text("SELECT DISTINCT deletions FROM tsfile_metadata('" + (dir / "sub" / "a.tsfile").string() + "')"),
+            (dir / "sub" / "a.tsfile.mods").string());
+  EXPECT_EQ(Text("SELECT DISTINCT deletions FROM tsfile_metadata('" + (dir / "sub" / "deeper" / "b.tsfile").string() +
+                 "')"),
+            "NULL");
   // One file spelled two ways is read once.
   const std::string a = (dir / "sub" / "a.tsfile").string();
   const std::string a_again = (dir / "sub" / "deeper" / ".." / "a.tsfile").string();

@@ -138,5 +138,22 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   EXPECT_THAT(lzo.err, HasSubstr("supported: UNCOMPRESSED, LZ4, ZSTD, SNAPPY, GZIP"));
 }
 
+TEST(CliDatasetTest, AnIoTDBDeletionFileBesideAReadFileIsWarnedOf) {
+  const std::string dir = CopiesDir("table_alltypes");
+  const std::string mods = dir + "/a.tsfile.mods";
+  std::ofstream(mods, std::ios::binary) << "DELETION,root.sg.d1.s1,100,0,1700000000000\n";
+  std::ofstream(dir + "/sub/b.tsfile.mods", std::ios::binary);  // empty: nothing deleted, no warning
+  for (const std::string& command : {"scan '" + dir + "'", "cat '" + dir + "' --columns id", "info '" + dir + "'",
+                                     "info '" + dir + "/a.tsfile'", "devices '" + dir + "'"}) {
+    RunResult r = RunTsread(command);
+    ASSERT_EQ(r.exit_code, 0) << command << r.err;
+    EXPECT_THAT(r.err, HasSubstr("tsread: warning: " + mods)) << command;
+    EXPECT_THAT(r.err, HasSubstr("does not apply them")) << command;
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("b.tsfile.mods"))) << command;
+  }
+  std::filesystem::remove(mods);
+  EXPECT_THAT(RunTsread("scan '" + dir + "'").err, ::testing::Not(HasSubstr("warning")));
+}
+
 }  // namespace
 }  // namespace tsread

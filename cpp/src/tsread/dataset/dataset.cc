@@ -82,6 +82,7 @@ absl::StatusOr<std::unique_ptr<Dataset>> Dataset::OpenPaths(std::vector<std::str
   for (std::string& path : paths) {
     dataset->files_.push_back(DatasetFile{std::move(path), 0, absl::OkStatus(), {}, false});
     DatasetFile& file = dataset->files_.back();
+    file.deletions = DeletionFileBeside(file.path);
     file.status = dataset->Describe(dataset->files_.size() - 1, schemas);
     if (!file.status.ok() && dataset->options_.skip_unreadable_files) {
       dataset->skipped_.push_back(SkippedFile{std::move(file.path), std::move(file.status)});

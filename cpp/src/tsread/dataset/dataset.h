@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tsread/dataset/deletion_files.h"
 #include "tsread/format/table_schema.h"
 #include "tsread/dataset/file_pool.h"
 #include "tsread/read/tsfile_reader.h"
@@ -54,6 +55,9 @@ struct DatasetFile {
   // Its table-model tables (schema map entries), shared with other files of the same schema.
   std::vector<std::shared_ptr<const TableSchema>> tables;
   bool has_tree_model = false;  // any device-index root that names no table
+  // IoTDB deletions recorded beside the file (X.tsfile.mods), which tsread does not apply
+  // (deletion_files.h): the front ends warn.
+  std::optional<DeletionFile> deletions;
 
   const TableSchema* FindTable(std::string_view name) const;
 };

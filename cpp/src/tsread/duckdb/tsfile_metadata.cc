@@ -124,6 +124,8 @@ absl::Status MetadataBind(duckdb_bind_info info) {
   AddResultColumn(info, "non_null", DUCKDB_TYPE_BIGINT);
   FinishBind(info, std::move(*bind));
   AddResultColumn(info, "error", DUCKDB_TYPE_VARCHAR);  // why a file was skipped (ignore_errors), else NULL
+  // The IoTDB deletion file beside the file (X.tsfile.mods), which is not applied; else NULL.
+  AddResultColumn(info, "deletions", DUCKDB_TYPE_VARCHAR);
   return absl::OkStatus();
 }
 
@@ -150,19 +152,22 @@ void WriteSkippedFile(const ColumnRow& row, duckdb_vector* v, size_t r) {
   SetString(v[0], r, *row.skipped_path);
   for (int c = 1; c < 10; ++c) SetNull(v[c], r);
   SetString(v[10], r, *row.error);
+  SetNull(v[11], r);
 }
 
 absl::Status MetadataScan(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const BindData*>(duckdb_function_get_bind_data(info));
-  duckdb_vector v[11];
-  for (idx_t i = 0; i < 11; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
+  duckdb_vector v[12];
+  for (idx_t i = 0; i < 12; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
   return EmitRows<ColumnRow>(info, output, [&](const ColumnRow& row, size_t r) {
     if (row.error) {
       WriteSkippedFile(row, v, r);
       return absl::OkStatus();
     }
     SetNull(v[10], r);
-    const std::string& path = bind->dataset->files()[row.file].path;
+    const DatasetFile& file = bind->dataset->files()[row.file];
+    WriteOptionalString(v[11], r, file.deletions ? std::optional<std::string>(file.deletions->path) : std::nullopt);
+    const std::string& path = file.path;
     SetString(v[0], r, path);
     WriteOptionalString(v[1], r, row.table);
     SetString(v[2], r, row.column);
