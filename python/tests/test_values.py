@@ -52,6 +52,19 @@ def test_a_date_outside_datetime64_names_the_option_that_reads_it(test_files):
     assert list(tsread.read_table(path, date_as="date")["d"]) == [datetime.date(1500, 1, 1), datetime.date(2024, 1, 1)]
 
 
+def test_a_time_or_timestamp_outside_datetime64_names_the_column_and_time_as(test_files):
+    for name, column in (("far_time.tsfile", '"time"'), ("far_timestamp.tsfile", '"ts"')):
+        path = str(test_files / name)
+        for read in (lambda: tsread.read_table(path), lambda: list(tsread.iter_batches(path))):
+            with pytest.raises(ValueError) as e:
+                read()
+            assert not isinstance(e.value, tsread.CorruptFileError)
+            assert f"column {column}" in str(e.value) and "time_as='int'" in str(e.value), str(e.value)
+        df = tsread.read_table(path, time_as="int")  # the option named reads the whole table
+        assert len(df) == 2 and str(df["time"].dtype) == "int64" and str(df["ts"].dtype) == "int64"
+    assert list(tsread.read_table(str(test_files / "far_timestamp.tsfile"), time_as="int")["ts"]) == [5, 9 * 10**15]
+
+
 # --- UTF-8 --------------------------------------------------------------------------------------
 
 def test_invalid_utf8_is_an_error_naming_file_column_and_time(test_files):

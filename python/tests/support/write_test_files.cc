@@ -112,6 +112,16 @@ int main(int argc, char** argv) {
   // old_dates.tsfile: d DATE at times 1, 2 = 15000101 (a day before datetime64[ns]), 20240101.
   ok &= Write(out / "old_dates.tsfile", {{"d", DataType::kDate}}, {{"a", {1, 2}, {Dates({15000101, 20240101})}}});
 
+  // far_time.tsfile: times 1 and 10^17 ms (beyond datetime64[ns]), ts TIMESTAMP = 5, 6.
+  // far_timestamp.tsfile: times 1, 2; ts TIMESTAMP = 5, 9 * 10^15 ms (beyond datetime64[ns]).
+  ColumnValues near;
+  near.type = DataType::kTimestamp;
+  near.int64s = {5, 6};
+  ok &= Write(out / "far_time.tsfile", {{"ts", DataType::kTimestamp}}, {{"a", {1, 100'000'000'000'000'000}, {near}}});
+  ColumnValues far = near;
+  far.int64s = {5, 9'000'000'000'000'000};
+  ok &= Write(out / "far_timestamp.tsfile", {{"ts", DataType::kTimestamp}}, {{"a", {1, 2}, {far}}});
+
   // utf8.tsfile: s STRING and b BLOB at times 10, 20, 30 = "ok", "a\xE6\x97" (a truncated
   // character), "fine"; device id "dev".
   const std::vector<std::string> strings = {"ok", "a\xE6\x97", "fine"};
