@@ -188,6 +188,17 @@ def _frame_of(columns_data, options, drop):
     return frame.drop(columns=[drop]) if drop is not None else frame
 
 
+def _prepare(function, path, table, columns, start, end, tags, skip_unreadable, value_options):
+    """What read_table and iter_batches start from: the dataset, the value options (with the
+    metadata's nullable columns and TAG categories), the scan's arguments and the column a
+    time-only read drops."""
+    options = _value_options(function, *value_options)
+    ds = _dataset(path, skip_unreadable, function)
+    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
+    scan = _scan_args(table, columns, start, end, tags)
+    return ds, options, scan, _time_only(scan, ds, table)
+
+
 def _positive(function, name, value):
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ValueError(f"{function}: {name} is a positive int, not {value!r}")
@@ -220,12 +231,9 @@ def read_table(path, table=None, columns=None, start=None, end=None, tags=None, 
     holds, is a ValueError naming the column and the option that reads it. skip_unreadable: as
     tsread.open.
     """
-    options = _value_options("read_table", time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8)
     threads = _positive("read_table", "threads", threads)
-    ds = _dataset(path, skip_unreadable, "read_table")
-    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
-    scan = _scan_args(table, columns, start, end, tags)
-    drop = _time_only(scan, ds, table)
+    ds, options, scan, drop = _prepare("read_table", path, table, columns, start, end, tags, skip_unreadable,
+                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
     columns_data = _tsread.read_table(ds._dataset(), threads=threads, **_convert_args(options), **scan)
     return _frame_of(columns_data, options, drop)
 
@@ -235,12 +243,9 @@ def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None
                  invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
     """DataFrames of at most batch_rows rows, in the order read_table returns them, with
     read_table's arguments and dtypes (the same in every batch)."""
-    options = _value_options("iter_batches", time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8)
     batch_rows = _positive("iter_batches", "batch_rows", batch_rows)
-    ds = _dataset(path, skip_unreadable, "iter_batches")
-    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
-    scan = _scan_args(table, columns, start, end, tags)
-    drop = _time_only(scan, ds, table)
+    ds, options, scan, drop = _prepare("iter_batches", path, table, columns, start, end, tags, skip_unreadable,
+                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
     reader = _tsread.BatchReader(ds._dataset(), batch_rows=batch_rows, **_convert_args(options), **scan)
     while True:
         columns_data = reader.next()

@@ -23,12 +23,17 @@ constexpr int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
 // Whether year `y` has a 29 February.
 constexpr bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
+// The days of month `m` (1-12) of year `y`.
+constexpr int DaysInMonth(int64_t y, int64_t m) {
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && IsLeapYear(y) ? 29 : kDays[m - 1];
+}
+
 // A stored DATE (yyyyMMdd) as days since 1970-01-01; nullopt when it names no calendar date
 // (negative, month 0 or 13, 30 February...).
 constexpr std::optional<int32_t> DaysFromYyyyMmDd(int32_t value) {
-  constexpr int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const int64_t y = value / 10000, m = (value / 100) % 100, d = value % 100;
-  if (value < 0 || m < 1 || m > 12 || d < 1 || d > kDaysInMonth[m - 1] || (m == 2 && d == 29 && !IsLeapYear(y))) {
+  if (value < 0 || m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) {
     return std::nullopt;
   }
   return static_cast<int32_t>(DaysFromCivil(y, m, d));
