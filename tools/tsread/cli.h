@@ -73,6 +73,7 @@ int RunDevices(const Args& args);
 int RunSketch(const Args& args);
 int RunCat(const Args& args);
 int RunScan(const Args& args);
+int RunAgg(const Args& args);
 int RunVerify(const Args& args);
 int RunSalvage(const Args& args);
 int RunGen(const Args& args);

@@ -22,6 +22,9 @@ constexpr char kOverview[] =
     "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--threads N] [--memory-budget SIZE] [--json]\n"
     "                              full scan: rows, seconds, rows/s (and column statistics)\n"
+    "  agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]... [--json]\n"
+    "                              per device: rows, first/last time, each column's count, min, max,\n"
+    "                              first, last and sum, from statistics where they are exact\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
     "  salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
     "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
@@ -107,6 +110,22 @@ std::string CommandHelp(std::string_view command) {
         "  --threads N            worker threads, 1 to 256 (default 1)\n",
         kMemoryBudget,
         "  --json                 one JSON object (cli-contract.md)\n");
+  } else if (command == "agg") {
+    text = absl::StrCat(
+        "usage: tsread agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "       [--json]\n"
+        "Per device (a dataset's files merged): rows, first and last time, and per FIELD column (all by\n"
+        "default) count, min, max, first, last and sum, equal to what decoding the rows would give. A\n"
+        "device's statistics answer when its rows lie inside --start/--end and they are exact for every\n"
+        "column (FLOAT/DOUBLE only in lossless encodings, not BLOB, not an INT64 sum a double cannot\n"
+        "hold); it is decoded\n"
+        "otherwise. min/max: numeric, DATE and TIMESTAMP columns; sum: INT32, INT64, FLOAT, DOUBLE and\n"
+        "BOOLEAN (the trues). CSV: device, the TAG columns, rows, first_time, last_time, then per column\n"
+        "<c>_count, _min, _max, _first, _last, _sum (empty for null).\n",
+        kTableSelection, kTimes,
+        "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"rows\", \"first_time\",\n"
+        "                         \"last_time\", \"columns\": {c: {\"count\", \"min\", \"max\", \"first\",\n"
+        "                         \"last\", \"sum\"}}}], \"chunks\": {\"from_statistics\", \"decoded\"}}\n");
   } else if (command == "verify") {
     text = "usage: tsread verify FILE\n"
            "Checks one file end to end: the index against the data section, every page decoded, page and\n"

@@ -87,6 +87,8 @@ class TableScanner {
 
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
   size_t device_count() const { return devices_.size(); }
+  // Planned device `i` (i < device_count()), in index order: its id and where its series are.
+  const PlannedDevice& planned_device(size_t i) const { return devices_[i]; }
   // Rows of the planned devices from metadata alone (time column counts; ignores the time
   // range). The first call of this or Splits reads every planned device's series metadata
   // (once; thread-safe).

@@ -1,0 +1,188 @@
+// ColumnAggregate (column_aggregate.h).
+#include "tsread/aggregate/column_aggregate.h"
+
+#include <cstdlib>
+#include <type_traits>
+
+namespace tsread {
+namespace {
+
+bool IsIntegerLike(DataType t) {
+  return t == DataType::kInt32 || t == DataType::kDate || t == DataType::kInt64 || t == DataType::kTimestamp;
+}
+bool IsFloating(DataType t) { return t == DataType::kFloat || t == DataType::kDouble; }
+
+// |v| without overflow (|INT64_MIN| = 2^63).
+unsigned __int128 Magnitude(int64_t v) {
+  return v < 0 ? static_cast<unsigned __int128>(-(static_cast<__int128>(v))) : static_cast<unsigned __int128>(v);
+}
+
+}  // namespace
+
+bool ColumnAggregate::has_min_max() const { return IsIntegerLike(type_) || IsFloating(type_); }
+
+bool ColumnAggregate::has_sum() const {
+  return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloating(type_) || type_ == DataType::kBoolean;
+}
+
+bool ColumnAggregate::StatisticsAreExact(const Statistics& s) const {
+  if (type_ != DataType::kInt64 || s.count == 0) return true;
+  // Every partial sum is at most count * max(|min|, |max|) in magnitude; within 2^53 each
+  // addition of integers in a double is exact.
+  const unsigned __int128 bound = std::max(Magnitude(s.int_min), Magnitude(s.int_max));
+  return bound * s.count <= (static_cast<unsigned __int128>(1) << 53);
+}
+
+void ColumnAggregate::AddStatistics(const Statistics& s) {
+  if (s.count == 0) return;
+  ColumnAggregate part(type_);
+  part.count_ = s.count;
+  part.first_time_ = s.start_time;
+  part.last_time_ = s.end_time;
+  switch (type_) {
+    case DataType::kBoolean:
+      part.first_.i = s.bool_first;
+      part.last_.i = s.bool_last;
+      part.int_sum_ = s.int_sum;
+      break;
+    case DataType::kInt32:
+    case DataType::kDate:
+    case DataType::kInt64:
+    case DataType::kTimestamp:
+      part.first_.i = s.int_first;
+      part.last_.i = s.int_last;
+      part.min_.i = s.int_min;
+      part.max_.i = s.int_max;
+      // INT32 keeps an i64 sum, INT64 a double one (exact here: StatisticsAreExact).
+      part.int_sum_ = type_ == DataType::kInt32 ? static_cast<__int128>(s.int_sum) : static_cast<__int128>(s.float_sum);
+      break;
+    case DataType::kFloat:
+    case DataType::kDouble:
+      part.first_.d = s.float_first;
+      part.last_.d = s.float_last;
+      part.min_.d = s.float_min;
+      part.max_.d = s.float_max;
+      part.float_sum_ = s.float_sum;
+      break;
+    default:  // TEXT, STRING, BLOB
+      part.first_.s = s.bin_first;
+      part.last_.s = s.bin_last;
+      break;
+  }
+  Merge(part);
+}
+
+void ColumnAggregate::AddRow(const ColumnVector& values, size_t r, int64_t time) {
+  if (!values.IsValid(r)) return;
+  AggregateValue v;
+  switch (PhysicalTypeOf(type_)) {
+    case PhysicalType::kBoolean: v.i = values.bools[r] != 0; break;
+    case PhysicalType::kInt32: v.i = values.int32s[r]; break;
+    case PhysicalType::kInt64: v.i = values.int64s[r]; break;
+    case PhysicalType::kFloat: v.d = values.floats[r]; break;
+    case PhysicalType::kDouble: v.d = values.doubles[r]; break;
+    case PhysicalType::kBinary: v.s = std::string(values.binary(r)); break;
+  }
+  AddValue(v, time);
+}
+
+template <typename T, typename Store>
+void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, Store store) {
+  // The numeric case without building an AggregateValue per row: `store(value, slot)` writes a
+  // value into the member its type uses.
+  const size_t n = values.length;
+  const bool all_valid = values.null_count == 0;
+  for (size_t r = 0; r < n; ++r) {
+    if (!all_valid && !values.IsValid(r)) continue;
+    const T v = data[r];
+    if (count_ == 0) {
+      store(v, first_);
+      store(v, min_);
+      store(v, max_);
+      first_time_ = times[r];
+    } else if constexpr (std::is_floating_point_v<T>) {
+      // As the Java statistics update (TakeMinMax): NaN never replaces.
+      if (v < min_.d) min_.d = v;
+      if (v > max_.d) max_.d = v;
+    } else if (type_ != DataType::kBoolean) {
+      if (v < min_.i) min_.i = v;
+      if (v > max_.i) max_.i = v;
+    }
+    store(v, last_);
+    last_time_ = times[r];
+    ++count_;
+    if constexpr (std::is_floating_point_v<T>) {
+      float_sum_ += v;
+    } else if (type_ == DataType::kBoolean) {
+      int_sum_ += v != 0;
+    } else if (type_ == DataType::kInt32 || type_ == DataType::kInt64) {
+      int_sum_ += v;
+    }
+  }
+}
+
+void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times) {
+  const auto as_int = [](int64_t v, AggregateValue& slot) { slot.i = v; };
+  const auto as_double = [](double v, AggregateValue& slot) { slot.d = v; };
+  switch (PhysicalTypeOf(type_)) {
+    case PhysicalType::kBoolean: {
+      const auto as_bool = [](uint8_t v, AggregateValue& slot) { slot.i = v != 0; };
+      return AddNumbers(values, values.bools.data(), times, as_bool);
+    }
+    case PhysicalType::kInt32: return AddNumbers(values, values.int32s.data(), times, as_int);
+    case PhysicalType::kInt64: return AddNumbers(values, values.int64s.data(), times, as_int);
+    case PhysicalType::kFloat: return AddNumbers(values, values.floats.data(), times, as_double);
+    case PhysicalType::kDouble: return AddNumbers(values, values.doubles.data(), times, as_double);
+    case PhysicalType::kBinary:
+      for (size_t r = 0; r < values.length; ++r) AddRow(values, r, times[r]);
+      return;
+  }
+}
+
+void ColumnAggregate::AddValue(const AggregateValue& v, int64_t time) {
+  if (count_ == 0) {
+    first_ = v;
+    first_time_ = time;
+    min_ = max_ = v;
+  } else {
+    TakeMinMax(v, v);
+  }
+  last_ = v;
+  last_time_ = time;
+  ++count_;
+  if (type_ == DataType::kBoolean || type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += v.i;
+  if (IsFloating(type_)) float_sum_ += v.d;
+}
+
+void ColumnAggregate::TakeMinMax(const AggregateValue& min, const AggregateValue& max) {
+  if (IsIntegerLike(type_)) {
+    if (min.i < min_.i) min_.i = min.i;
+    if (max.i > max_.i) max_.i = max.i;
+  } else if (IsFloating(type_)) {
+    // As the Java statistics update: a NaN compares neither less nor greater, so never replaces.
+    if (min.d < min_.d) min_.d = min.d;
+    if (max.d > max_.d) max_.d = max.d;
+  }
+}
+
+void ColumnAggregate::Merge(const ColumnAggregate& other) {
+  if (other.count_ == 0) return;
+  if (count_ == 0) {
+    *this = other;
+    return;
+  }
+  if (other.first_time_ < first_time_) {
+    first_ = other.first_;
+    first_time_ = other.first_time_;
+  }
+  if (other.last_time_ >= last_time_) {
+    last_ = other.last_;
+    last_time_ = other.last_time_;
+  }
+  TakeMinMax(other.min_, other.max_);
+  count_ += other.count_;
+  int_sum_ += other.int_sum_;
+  float_sum_ += other.float_sum_;
+}
+
+}  // namespace tsread

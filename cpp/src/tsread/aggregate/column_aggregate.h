@@ -1,0 +1,83 @@
+// ColumnAggregate: count, min, max, first, last and sum of one FIELD column over a group of rows,
+// fed either a series' statistics (format reference §4: what the writer computed over exactly
+// those values) or decoded rows, with the same result either way.
+//
+// Semantics, per type (the rows' time order decides first and last):
+//   count          non-null values
+//   first / last   the values at the earliest / latest time among the non-null ones
+//   min / max      INT32, DATE, INT64, TIMESTAMP, FLOAT, DOUBLE. FLOAT/DOUBLE as the Java
+//                  writer's statistics update them: the first value, then replaced by a value
+//                  that compares less (greater), so NaN never replaces one
+//   sum            INT32, INT64 (exact integers), FLOAT, DOUBLE (in double: a decoded sum may
+//                  differ from the statistics' by rounding, as IoTDB's do), BOOLEAN (the trues)
+// TEXT, STRING and BLOB give count, first and last. A group without values gives count 0 and
+// nothing else (null).
+#ifndef TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_
+#define TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "tsread/common/tsfile_enums.h"
+#include "tsread/format/statistics.h"
+#include "tsread/read/column_vector.h"
+
+namespace tsread {
+
+// One value of a column's type (the member its type uses).
+struct AggregateValue {
+  int64_t i = 0;        // INT32, DATE, INT64, TIMESTAMP, BOOLEAN (0/1)
+  double d = 0;         // FLOAT (widened exactly), DOUBLE
+  std::string s;        // TEXT, STRING, BLOB
+};
+
+class ColumnAggregate {
+ public:
+  explicit ColumnAggregate(DataType type) : type_(type) {}
+
+  DataType type() const { return type_; }
+  uint64_t count() const { return count_; }
+  int64_t first_time() const { return first_time_; }
+  int64_t last_time() const { return last_time_; }
+  const AggregateValue& first() const { return first_; }
+  const AggregateValue& last() const { return last_; }
+  const AggregateValue& min() const { return min_; }
+  const AggregateValue& max() const { return max_; }
+  // Exact for the integer types and BOOLEAN.
+  __int128 int_sum() const { return int_sum_; }
+  double float_sum() const { return float_sum_; }
+
+  bool has_min_max() const;
+  bool has_sum() const;
+
+  // Whether `s`, a series' statistics over the group's values of this column, gives exactly what
+  // decoding would (the caller has checked the encoding is lossless): an INT64 sum is kept in a
+  // double and is exact only while no partial sum can pass 2^53.
+  bool StatisticsAreExact(const Statistics& s) const;
+  // Adds the values `s` describes (their time range s.start_time..s.end_time).
+  void AddStatistics(const Statistics& s);
+  // Adds row `r` of `values` (null rows are skipped), at `time`. Rows come in time order.
+  void AddRow(const ColumnVector& values, size_t r, int64_t time);
+  // Adds every row of `values` (times[r] the time of row r): AddRow for each, in typed loops.
+  void AddRows(const ColumnVector& values, const int64_t* times);
+  // Adds another group's values of the same column (a later file's: on equal times its last wins
+  // and its first does not).
+  void Merge(const ColumnAggregate& other);
+
+ private:
+  void AddValue(const AggregateValue& v, int64_t time);
+  template <typename T, typename Store>
+  void AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, Store store);
+  void TakeMinMax(const AggregateValue& min, const AggregateValue& max);
+
+  DataType type_;
+  uint64_t count_ = 0;
+  int64_t first_time_ = 0, last_time_ = 0;
+  AggregateValue first_, last_, min_, max_;
+  __int128 int_sum_ = 0;
+  double float_sum_ = 0;
+};
+
+}  // namespace tsread
+
+#endif  // TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_

@@ -1,0 +1,103 @@
+// tsread agg end to end: per-device aggregates in JSON and CSV equal what the test computes from
+// `tsread cat` of the same rows; usage errors.
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "testing/cli_runner.h"
+#include "testing/fixtures.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RunResult;
+using testing::RunTsread;
+
+// The values of `tsread cat FILE --where id=DEV --columns COL [--start --end]` (empty = null).
+std::vector<std::string> CatColumn(const std::string& file, const std::string& device, const std::string& column,
+                                   const std::string& range = "") {
+  RunResult r = RunTsread("cat '" + file + "' --where id=" + device + " --columns " + column + range);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> values;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) values.push_back(line.substr(line.find(',') + 1));
+  return values;
+}
+
+TEST(CliAggTest, PerDeviceAggregatesEqualTheRowsCatPrints) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  for (const std::string range : {std::string(), std::string(" --start 1700000500000 --end 1700003000000")}) {
+    SCOPED_TRACE(range);
+    RunResult r = RunTsread("agg '" + file + "' --columns f_int32,f_boolean --json" + range);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json result = nlohmann::json::parse(r.out);
+    EXPECT_EQ(result["table"], "t_all");
+    const nlohmann::json* dev = nullptr;
+    uint64_t rows = 0;
+    for (const nlohmann::json& g : result["groups"]) {
+      rows += g["rows"].get<uint64_t>();
+      if (g["tags"]["id"] == "dev_03" && g["tags"]["region"] == "west") dev = &g;
+    }
+    if (range.empty()) EXPECT_EQ(rows, 100000u);
+    ASSERT_NE(dev, nullptr) << r.out.substr(0, 2000);
+    // The test's own aggregate of the decoded rows of that device.
+    int64_t count = 0, sum = 0, min = INT64_MAX, max = INT64_MIN;
+    std::string first, last;
+    for (const std::string& v : CatColumn(file, "dev_03 --where region=west", "f_int32", range)) {
+      if (v.empty()) continue;
+      const int64_t x = std::stoll(v);
+      if (count++ == 0) first = v;
+      last = v;
+      sum += x;
+      min = std::min(min, x);
+      max = std::max(max, x);
+    }
+    const nlohmann::json& c = (*dev)["columns"]["f_int32"];
+    EXPECT_EQ(c["count"], count);
+    EXPECT_EQ(c["sum"], sum);
+    EXPECT_EQ(c["min"], min);
+    EXPECT_EQ(c["max"], max);
+    EXPECT_EQ(c["first"], std::stoll(first));
+    EXPECT_EQ(c["last"], std::stoll(last));
+    int64_t trues = 0;
+    for (const std::string& v : CatColumn(file, "dev_03 --where region=west", "f_boolean", range)) trues += v == "true";
+    EXPECT_EQ((*dev)["columns"]["f_boolean"]["sum"], trues);
+    EXPECT_TRUE((*dev)["columns"]["f_boolean"]["min"].is_null());
+    EXPECT_GT(result["chunks"][range.empty() ? "from_statistics" : "decoded"].get<uint64_t>(), 0u);
+  }
+}
+
+TEST(CliAggTest, CsvHasAColumnPerAggregate) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  RunResult r = RunTsread("agg '" + file + "' --columns f_text,f_double");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string header = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(header,
+            "device,region,id,rows,first_time,last_time,f_text_count,f_text_min,f_text_max,f_text_first,f_text_last,"
+            "f_text_sum,f_double_count,f_double_min,f_double_max,f_double_first,f_double_last,f_double_sum");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 20);  // one line per device
+  RunResult json = RunTsread("agg '" + file + "' --columns f_text,f_double --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["groups"].size(), 20u);
+}
+
+TEST(CliAggTest, UsageErrors) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  RunResult tag = RunTsread("agg '" + file + "' --columns region");
+  EXPECT_EQ(tag.exit_code, 1);
+  EXPECT_THAT(tag.err, HasSubstr("no FIELD column \"region\""));
+  EXPECT_EQ(RunTsread("agg '" + file + "' --table nope").exit_code, 1);
+  EXPECT_EQ(RunTsread("agg '" + file + "' --bogus").exit_code, 1);
+  EXPECT_EQ(RunTsread("agg '" + testing::FixturePath("table_multi.tsfile") + "'").exit_code, 1);  // which table?
+}
+
+}  // namespace
+}  // namespace tsread

@@ -1,0 +1,157 @@
+// tsread agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v] [--json]:
+// per device, its rows, first and last time and each FIELD column's count, min, max, first, last
+// and sum, answered from the files' statistics where they are exact (aggregate/device_aggregate.h).
+#include <cmath>
+#include <iostream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "cli.h"
+#include "tsread/aggregate/device_aggregate.h"
+#include "value_format.h"
+
+namespace tsread::cli {
+namespace {
+
+std::string Int128Text(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  unsigned __int128 u = negative ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
+  std::string digits;
+  while (u > 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  return negative ? "-" + digits : digits;
+}
+
+// A value of the column's type in the CSV contract's form (strings unquoted: the caller quotes).
+std::string ValueText(DataType type, const AggregateValue& v) {
+  std::string out;
+  switch (type) {
+    case DataType::kBoolean: return v.i ? "true" : "false";
+    case DataType::kFloat: AppendFloat(out, static_cast<float>(v.d)); return out;
+    case DataType::kDouble: AppendDouble(out, v.d); return out;
+    case DataType::kText:
+    case DataType::kString: return v.s;
+    case DataType::kBlob: AppendBlob(out, v.s); return out;
+    default: return absl::StrCat(v.i);
+  }
+}
+
+std::string SumText(const ColumnAggregate& c) {
+  if (c.type() == DataType::kFloat || c.type() == DataType::kDouble) {
+    std::string out;
+    AppendDouble(out, c.float_sum());
+    return out;
+  }
+  return Int128Text(c.int_sum());
+}
+
+bool IsText(DataType type) { return type == DataType::kText || type == DataType::kString || type == DataType::kBlob; }
+
+// A value as a JSON token: strings (and BLOB hex, and non-finite floats) quoted.
+std::string JsonValue(DataType type, const std::string& text) {
+  const bool number = !IsText(type) && type != DataType::kBoolean && text != "NaN" && text != "Infinity" &&
+                      text != "-Infinity";
+  return number || type == DataType::kBoolean ? text : JsonString(text);
+}
+
+void PrintCsv(const TableAggregate& result) {
+  std::string out = "device";
+  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
+  out += ",rows,first_time,last_time";
+  for (const ColumnSchema& c : result.columns) {
+    for (const char* what : {"count", "min", "max", "first", "last", "sum"}) absl::StrAppend(&out, ",", c.name, "_", what);
+  }
+  out += "\n";
+  for (const DeviceAggregate& g : result.devices) {
+    AppendQuoted(out, g.device);
+    for (const std::optional<std::string>& tag : g.tags) {
+      out += ",";
+      if (tag) AppendQuoted(out, *tag);
+    }
+    absl::StrAppend(&out, ",", g.rows, ",", g.first_time, ",", g.last_time);
+    for (const ColumnAggregate& c : g.columns) {
+      absl::StrAppend(&out, ",", c.count());
+      const auto field = [&](bool present, const std::string& text) {
+        out += ",";
+        if (!present) return;
+        if (c.type() == DataType::kText || c.type() == DataType::kString) {
+          AppendQuoted(out, text);
+        } else {
+          out += text;
+        }
+      };
+      const bool any = c.count() > 0;
+      field(any && c.has_min_max(), any ? ValueText(c.type(), c.min()) : "");
+      field(any && c.has_min_max(), any ? ValueText(c.type(), c.max()) : "");
+      field(any, any ? ValueText(c.type(), c.first()) : "");
+      field(any, any ? ValueText(c.type(), c.last()) : "");
+      field(any && c.has_sum(), any && c.has_sum() ? SumText(c) : "");
+    }
+    out += "\n";
+    if (out.size() > (1 << 16)) {
+      std::cout << out;
+      out.clear();
+    }
+  }
+  std::cout << out;
+}
+
+void PrintJson(const TableAggregate& result) {
+  std::cout << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
+  for (size_t d = 0; d < result.devices.size(); ++d) {
+    const DeviceAggregate& g = result.devices[d];
+    std::cout << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
+    for (size_t t = 0; t < g.tags.size(); ++t) {
+      std::cout << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
+                << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
+    }
+    std::cout << "}, \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
+              << ", \"columns\": {";
+    for (size_t j = 0; j < g.columns.size(); ++j) {
+      const ColumnAggregate& c = g.columns[j];
+      const bool any = c.count() > 0;
+      const auto value = [&](bool present, const AggregateValue& v) {
+        return present ? JsonValue(c.type(), ValueText(c.type(), v)) : std::string("null");
+      };
+      std::cout << (j ? ", " : "") << JsonString(result.columns[j].name) << ": {\"count\": " << c.count()
+                << ", \"min\": " << value(any && c.has_min_max(), c.min())
+                << ", \"max\": " << value(any && c.has_min_max(), c.max()) << ", \"first\": " << value(any, c.first())
+                << ", \"last\": " << value(any, c.last())
+                << ", \"sum\": " << (any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null") << "}";
+    }
+    std::cout << "}}";
+  }
+  std::cout << "],\n \"chunks\": {\"from_statistics\": " << result.chunks_from_statistics
+            << ", \"decoded\": " << result.chunks_decoded << "}}\n";
+}
+
+}  // namespace
+
+int RunAgg(const Args& args) {
+  AggregateOptions options;
+  options.table = args.Get("table").value_or("");
+  absl::StatusOr<std::vector<std::string>> columns = ColumnsFromArgs(args);
+  if (!columns.ok()) return Fail(columns.status());
+  options.columns = *columns;
+  absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
+  if (!range.ok()) return Fail(range.status());
+  options.time_range = *range;
+  absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
+  if (!predicates.ok()) return Fail(predicates.status());
+  options.tag_predicates = *predicates;
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
+  if (!dataset.ok()) return Fail(dataset.status());
+  absl::StatusOr<TableAggregate> result = AggregateByDevice(**dataset, options);
+  if (!result.ok()) return Fail(result.status());
+  if (args.Has("json")) {
+    PrintJson(*result);
+  } else {
+    PrintCsv(*result);
+  }
+  return kOk;
+}
+
+}  // namespace tsread::cli
