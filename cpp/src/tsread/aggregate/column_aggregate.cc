@@ -1,6 +1,8 @@
 // ColumnAggregate (column_aggregate.h).
 #include "tsread/aggregate/column_aggregate.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <type_traits>
 
@@ -30,7 +32,10 @@ bool ColumnAggregate::StatisticsAreExact(const Statistics& s) const {
   // Every partial sum is at most count * max(|min|, |max|) in magnitude; within 2^53 each
   // addition of integers in a double is exact.
   const unsigned __int128 bound = std::max(Magnitude(s.int_min), Magnitude(s.int_max));
-  return bound * s.count <= (static_cast<unsigned __int128>(1) << 53);
+  constexpr double kExact = 9007199254740992.0;  // 2^53
+  // A sum that is no integer within that range (a corrupt file's) is not believed either.
+  return bound * s.count <= (static_cast<unsigned __int128>(1) << 53) && std::isfinite(s.float_sum) &&
+         std::fabs(s.float_sum) <= kExact && s.float_sum == std::floor(s.float_sum);
 }
 
 void ColumnAggregate::AddStatistics(const Statistics& s) {
