@@ -1,12 +1,15 @@
 // tsread agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v] [--json]:
 // per device, its rows, first and last time and each FIELD column's count, min, max, first, last
 // and sum, answered from the files' statistics where they are exact (aggregate/device_aggregate.h).
+// tsread last INPUT... [--table T] [--columns a,b] [--where tag=v] [--json]: per device its last
+// time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
 #include <iostream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "tsread/io/status_macros.h"
 #include "tsread/aggregate/device_aggregate.h"
 #include "value_format.h"
 
@@ -128,23 +131,90 @@ void PrintJson(const TableAggregate& result) {
             << ", \"decoded\": " << result.chunks_decoded << "}}\n";
 }
 
-}  // namespace
+void PrintLastCsv(const TableAggregate& result) {
+  std::string out = "device";
+  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
+  out += ",time";
+  for (const ColumnSchema& c : result.columns) absl::StrAppend(&out, ",", c.name, ",", c.name, "_time");
+  out += "\n";
+  for (const DeviceAggregate& g : result.devices) {
+    AppendQuoted(out, g.device);
+    for (const std::optional<std::string>& tag : g.tags) {
+      out += ",";
+      if (tag) AppendQuoted(out, *tag);
+    }
+    absl::StrAppend(&out, ",", g.last_time);
+    for (const ColumnAggregate& c : g.columns) {
+      out += ",";
+      if (c.count() > 0) {
+        const std::string text = ValueText(c.type(), c.last());
+        if (c.type() == DataType::kText || c.type() == DataType::kString) {
+          AppendQuoted(out, text);
+        } else {
+          out += text;
+        }
+      }
+      out += ",";
+      if (c.count() > 0) absl::StrAppend(&out, c.last_time());
+    }
+    out += "\n";
+  }
+  std::cout << out;
+}
 
-int RunAgg(const Args& args) {
+void PrintLastJson(const TableAggregate& result) {
+  std::cout << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
+  for (size_t d = 0; d < result.devices.size(); ++d) {
+    const DeviceAggregate& g = result.devices[d];
+    std::cout << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
+    for (size_t t = 0; t < g.tags.size(); ++t) {
+      std::cout << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
+                << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
+    }
+    std::cout << "}, \"time\": " << g.last_time << ", \"columns\": {";
+    for (size_t j = 0; j < g.columns.size(); ++j) {
+      const ColumnAggregate& c = g.columns[j];
+      std::cout << (j ? ", " : "") << JsonString(result.columns[j].name) << ": ";
+      if (c.count() == 0) {
+        std::cout << "{\"value\": null, \"time\": null}";
+      } else {
+        std::cout << "{\"value\": " << JsonValue(c.type(), ValueText(c.type(), c.last())) << ", \"time\": "
+                  << c.last_time() << "}";
+      }
+    }
+    std::cout << "}}";
+  }
+  std::cout << "]}\n";
+}
+
+// The aggregates the arguments ask for (`with_range`: whether --start/--end are taken).
+absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool with_range) {
   AggregateOptions options;
   options.table = args.Get("table").value_or("");
-  absl::StatusOr<std::vector<std::string>> columns = ColumnsFromArgs(args);
-  if (!columns.ok()) return Fail(columns.status());
-  options.columns = *columns;
-  absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
-  if (!range.ok()) return Fail(range.status());
-  options.time_range = *range;
-  absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
-  if (!predicates.ok()) return Fail(predicates.status());
-  options.tag_predicates = *predicates;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
-  if (!dataset.ok()) return Fail(dataset.status());
-  absl::StatusOr<TableAggregate> result = AggregateByDevice(**dataset, options);
+  TSREAD_ASSIGN_OR_RETURN(options.columns, ColumnsFromArgs(args));
+  if (with_range) {
+    TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
+  }
+  TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, PredicatesFromArgs(args));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
+  return AggregateByDevice(*dataset, options);
+}
+
+}  // namespace
+
+int RunLast(const Args& args) {
+  absl::StatusOr<TableAggregate> result = AggregateArgs(args, false);
+  if (!result.ok()) return Fail(result.status());
+  if (args.Has("json")) {
+    PrintLastJson(*result);
+  } else {
+    PrintLastCsv(*result);
+  }
+  return kOk;
+}
+
+int RunAgg(const Args& args) {
+  absl::StatusOr<TableAggregate> result = AggregateArgs(args, true);
   if (!result.ok()) return Fail(result.status());
   if (args.Has("json")) {
     PrintJson(*result);

@@ -74,6 +74,7 @@ int RunSketch(const Args& args);
 int RunCat(const Args& args);
 int RunScan(const Args& args);
 int RunAgg(const Args& args);
+int RunLast(const Args& args);
 int RunVerify(const Args& args);
 int RunSalvage(const Args& args);
 int RunGen(const Args& args);

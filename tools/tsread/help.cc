@@ -25,6 +25,8 @@ constexpr char kOverview[] =
     "  agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]... [--json]\n"
     "                              per device: rows, first/last time, each column's count, min, max,\n"
     "                              first, last and sum, from statistics where they are exact\n"
+    "  last INPUT... [--table T] [--columns a,b] [--where tag=v1[,v2]]... [--json]\n"
+    "                              per device: its last time, each column's latest value and its time\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
     "  salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
     "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
@@ -126,6 +128,15 @@ std::string CommandHelp(std::string_view command) {
         "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"rows\", \"first_time\",\n"
         "                         \"last_time\", \"columns\": {c: {\"count\", \"min\", \"max\", \"first\",\n"
         "                         \"last\", \"sum\"}}}], \"chunks\": {\"from_statistics\", \"decoded\"}}\n");
+  } else if (command == "last") {
+    text = absl::StrCat(
+        "usage: tsread last INPUT... [--table T] [--columns a,b] [--where tag=v]... [--json]\n"
+        "Per device (a dataset's files merged): its last time, then per FIELD column (all by default) the\n"
+        "latest non-null value and its time, empty when the column has none: what a dashboard shows,\n"
+        "from statistics where they are exact (as agg).\n",
+        kTableSelection,
+        "  --json                 {\"table\", \"devices\": [{\"device\", \"tags\", \"time\",\n"
+        "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n");
   } else if (command == "verify") {
     text = "usage: tsread verify FILE\n"
            "Checks one file end to end: the index against the data section, every page decoded, page and\n"

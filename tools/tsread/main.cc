@@ -35,6 +35,7 @@ const std::vector<Command>& Commands() {
        tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads", "memory-budget"}, {"json"}, true, tsread::cli::RunScan},
       {"agg", {"table", "columns", "start", "end", "where"}, {"json"}, true, tsread::cli::RunAgg},
+      {"last", {"table", "columns", "where"}, {"json"}, true, tsread::cli::RunLast},
       {"verify", {}, {}, false, tsread::cli::RunVerify},
       // IN [OUT]: one or two positionals, checked by RunSalvage.
       {"salvage", {"schema-from"}, {"json", "force"}, true, tsread::cli::RunSalvage},

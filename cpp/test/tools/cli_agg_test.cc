@@ -89,6 +89,37 @@ TEST(CliAggTest, CsvHasAColumnPerAggregate) {
   EXPECT_EQ(nlohmann::json::parse(json.out)["groups"].size(), 20u);
 }
 
+TEST(CliAggTest, LastIsEachColumnsLatestValueAsCatPrintsIt) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  RunResult r = RunTsread("last '" + file + "' --columns f_int32,f_text --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json result = nlohmann::json::parse(r.out);
+  ASSERT_EQ(result["devices"].size(), 20u);
+  for (const nlohmann::json& d : result["devices"]) {
+    if (d["tags"]["id"] != "dev_07") continue;
+    // The test's own: the last non-empty value `cat` prints for the device, and the last time.
+    RunResult cat = RunTsread("cat '" + file + "' --where id=dev_07 --columns f_int32");
+    ASSERT_EQ(cat.exit_code, 0) << cat.err;
+    std::istringstream lines(cat.out);
+    std::string line, last_value, last_time, time_of_value;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) {
+      const std::string time = line.substr(0, line.find(','));
+      const std::string value = line.substr(line.find(',') + 1);
+      last_time = time;
+      if (!value.empty()) {
+        last_value = value;
+        time_of_value = time;
+      }
+    }
+    EXPECT_EQ(d["time"], std::stoll(last_time));
+    EXPECT_EQ(d["columns"]["f_int32"]["value"], std::stoll(last_value));
+    EXPECT_EQ(d["columns"]["f_int32"]["time"], std::stoll(time_of_value));
+    return;
+  }
+  FAIL() << "dev_07 not found";
+}
+
 TEST(CliAggTest, UsageErrors) {
   const std::string file = testing::FixturePath("table_alltypes.tsfile");
   RunResult tag = RunTsread("agg '" + file + "' --columns region");
@@ -96,6 +127,7 @@ TEST(CliAggTest, UsageErrors) {
   EXPECT_THAT(tag.err, HasSubstr("no FIELD column \"region\""));
   EXPECT_EQ(RunTsread("agg '" + file + "' --table nope").exit_code, 1);
   EXPECT_EQ(RunTsread("agg '" + file + "' --bogus").exit_code, 1);
+  EXPECT_EQ(RunTsread("last '" + file + "' --start 5").exit_code, 1);  // last takes no range
   EXPECT_EQ(RunTsread("agg '" + testing::FixturePath("table_multi.tsfile") + "'").exit_code, 1);  // which table?
 }
 
