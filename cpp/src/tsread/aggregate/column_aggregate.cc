@@ -97,6 +97,44 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
   // value into the member its type uses.
   const size_t n = values.length;
   const bool all_valid = values.null_count == 0;
+  if (all_valid && n > 0 && type_ != DataType::kBoolean) {
+    // No nulls: the first row seeds an empty aggregate, then one tight loop of compares and sums.
+    size_t r = 0;
+    if (count_ == 0) {
+      store(data[0], first_);
+      store(data[0], min_);
+      store(data[0], max_);
+      first_time_ = times[0];
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      double lo = min_.d, hi = max_.d, sum = 0;
+      for (; r < n; ++r) {
+        const double v = data[r];
+        lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
+        hi = v > hi ? v : hi;
+        sum += v;
+      }
+      min_.d = lo;
+      max_.d = hi;
+      float_sum_ += sum;
+    } else {
+      int64_t lo = min_.i, hi = max_.i;
+      __int128 sum = 0;
+      for (; r < n; ++r) {
+        const int64_t v = data[r];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        sum += v;
+      }
+      min_.i = lo;
+      max_.i = hi;
+      if (type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += sum;
+    }
+    store(data[n - 1], last_);
+    last_time_ = times[n - 1];
+    count_ += n;
+    return;
+  }
   for (size_t r = 0; r < n; ++r) {
     if (!all_valid && !values.IsValid(r)) continue;
     const T v = data[r];
