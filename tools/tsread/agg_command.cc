@@ -5,6 +5,7 @@
 // time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -103,15 +104,17 @@ void PrintCsv(const TableAggregate& result) {
 }
 
 void PrintJson(const TableAggregate& result) {
-  std::cout << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
+  // Built whole, written once: many small writes cost more than the aggregation.
+  std::ostringstream out;
+  out << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
   for (size_t d = 0; d < result.devices.size(); ++d) {
     const DeviceAggregate& g = result.devices[d];
-    std::cout << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
+    out << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
     for (size_t t = 0; t < g.tags.size(); ++t) {
-      std::cout << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
+      out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
                 << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
     }
-    std::cout << "}, \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
+    out << "}, \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
               << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
@@ -119,16 +122,17 @@ void PrintJson(const TableAggregate& result) {
       const auto value = [&](bool present, const AggregateValue& v) {
         return present ? JsonValue(c.type(), ValueText(c.type(), v)) : std::string("null");
       };
-      std::cout << (j ? ", " : "") << JsonString(result.columns[j].name) << ": {\"count\": " << c.count()
+      out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": {\"count\": " << c.count()
                 << ", \"min\": " << value(any && c.has_min_max(), c.min())
                 << ", \"max\": " << value(any && c.has_min_max(), c.max()) << ", \"first\": " << value(any, c.first())
                 << ", \"last\": " << value(any, c.last())
                 << ", \"sum\": " << (any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null") << "}";
     }
-    std::cout << "}}";
+    out << "}}";
   }
-  std::cout << "],\n \"chunks\": {\"from_statistics\": " << result.chunks_from_statistics
+  out << "],\n \"chunks\": {\"from_statistics\": " << result.chunks_from_statistics
             << ", \"decoded\": " << result.chunks_decoded << "}}\n";
+  std::cout << out.str();
 }
 
 void PrintLastCsv(const TableAggregate& result) {
@@ -163,28 +167,31 @@ void PrintLastCsv(const TableAggregate& result) {
 }
 
 void PrintLastJson(const TableAggregate& result) {
-  std::cout << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
+  // Built whole, written once: many small writes cost more than the aggregation.
+  std::ostringstream out;
+  out << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
   for (size_t d = 0; d < result.devices.size(); ++d) {
     const DeviceAggregate& g = result.devices[d];
-    std::cout << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
+    out << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
     for (size_t t = 0; t < g.tags.size(); ++t) {
-      std::cout << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
+      out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
                 << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
     }
-    std::cout << "}, \"time\": " << g.last_time << ", \"columns\": {";
+    out << "}, \"time\": " << g.last_time << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
-      std::cout << (j ? ", " : "") << JsonString(result.columns[j].name) << ": ";
+      out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": ";
       if (c.count() == 0) {
-        std::cout << "{\"value\": null, \"time\": null}";
+        out << "{\"value\": null, \"time\": null}";
       } else {
-        std::cout << "{\"value\": " << JsonValue(c.type(), ValueText(c.type(), c.last())) << ", \"time\": "
+        out << "{\"value\": " << JsonValue(c.type(), ValueText(c.type(), c.last())) << ", \"time\": "
                   << c.last_time() << "}";
       }
     }
-    std::cout << "}}";
+    out << "}}";
   }
-  std::cout << "]}\n";
+  out << "]}\n";
+  std::cout << out.str();
 }
 
 // The aggregates the arguments ask for (`with_range`: whether --start/--end are taken).

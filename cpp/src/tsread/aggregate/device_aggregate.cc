@@ -77,7 +77,8 @@ class FileAggregator {
   FileAggregator(const TableAggregate& shape, const TableSchema& own, const TimeRange& range)
       : shape_(shape), own_(own), range_(range) {}
 
-  // Device `i` of `scanner` (planned over `reader`): rows == 0 when it has none in the range.
+  // Device `i` of `scanner` (planned over `reader`), from its statistics; or, when they cannot
+  // answer, an empty group marked `decoded` for DecodeRun. rows == 0 when it has none.
   absl::StatusOr<DevicePart> Aggregate(const TsFileReader& reader, const TableScanner& scanner, size_t i,
                                        ReadAhead& ahead) const {
     const PlannedDevice& device = scanner.planned_device(i);
@@ -111,8 +112,34 @@ class FileAggregator {
       return part;
     }
     part.decoded = true;
-    TSREAD_RETURN_IF_ERROR(Decode(scanner, i, part.group));
     return part;
+  }
+
+  // Decodes devices [first, first + parts.size()) of `scanner` in one split (every part marked
+  // decoded), each batch's rows into its device's group.
+  absl::Status DecodeRun(const TableScanner& scanner, size_t first, std::vector<DevicePart*>& parts) const {
+    std::map<std::string, DeviceAggregate*, std::less<>> by_id;
+    for (DevicePart* part : parts) by_id.emplace(part->group.device, &part->group);
+    ScanSplit split;
+    split.first_device = first;
+    split.device_count = parts.size();
+    const DeviceId* last_device = nullptr;
+    DeviceAggregate* group = nullptr;
+    return scanner.ScanSplitRows(split, cursor_, [&](const TableBatch& batch) {
+      const size_t n = batch.num_rows();
+      if (n == 0) return absl::OkStatus();
+      if (batch.device != last_device || group == nullptr) {
+        auto it = by_id.find(batch.device->ToString());
+        if (it == by_id.end()) return absl::InternalError("a decoded batch of a device not in its split");
+        group = it->second;
+        last_device = batch.device;
+      }
+      if (group->rows == 0) group->first_time = batch.times.front();
+      group->last_time = batch.times.back();
+      group->rows += n;
+      for (size_t j = 0; j < group->columns.size(); ++j) group->columns[j].AddRows(batch.columns[j], batch.times.data());
+      return absl::OkStatus();
+    });
   }
 
  private:
@@ -150,21 +177,6 @@ class FileAggregator {
       if (!ColumnAggregate(type).StatisticsAreExact(s)) return false;
     }
     return true;
-  }
-
-  absl::Status Decode(const TableScanner& scanner, size_t i, DeviceAggregate& group) const {
-    ScanSplit split;
-    split.first_device = i;
-    split.device_count = 1;
-    return scanner.ScanSplitRows(split, cursor_, [&](const TableBatch& batch) {
-      const size_t n = batch.num_rows();
-      if (n == 0) return absl::OkStatus();
-      if (group.rows == 0) group.first_time = batch.times.front();
-      group.last_time = batch.times.back();
-      group.rows += n;
-      for (size_t j = 0; j < group.columns.size(); ++j) group.columns[j].AddRows(batch.columns[j], batch.times.data());
-      return absl::OkStatus();
-    });
   }
 
   const TableAggregate& shape_;
@@ -222,11 +234,27 @@ absl::StatusOr<TableAggregate> AggregateByDevice(const Dataset& dataset, const A
     if (own == nullptr) continue;
     const FileAggregator aggregator(out, *own, options.time_range);
     ReadAhead ahead;  // the devices' series metadata, in index order
+    std::vector<DevicePart> parts;
     for (size_t i = 0; i < plan->scanner->device_count(); ++i) {
       absl::StatusOr<DevicePart> part = aggregator.Aggregate(*plan->reader, *plan->scanner, i, ahead);
       if (!part.ok()) return WithFileName(part.status(), path);
       (part->decoded ? out.chunks_decoded : out.chunks_from_statistics) += part->chunks;
-      if (part->group.rows > 0) MergeGroup(std::move(part->group), out, index);
+      parts.push_back(*std::move(part));
+    }
+    // Devices the statistics could not answer, decoded in runs of neighbours: one split each, so a
+    // range that cuts every device costs one scan, not one per device.
+    for (size_t i = 0; i < parts.size();) {
+      if (!parts[i].decoded) {
+        ++i;
+        continue;
+      }
+      std::vector<DevicePart*> run;
+      const size_t first = i;
+      for (; i < parts.size() && parts[i].decoded; ++i) run.push_back(&parts[i]);
+      if (absl::Status s = aggregator.DecodeRun(*plan->scanner, first, run); !s.ok()) return WithFileName(s, path);
+    }
+    for (DevicePart& part : parts) {
+      if (part.group.rows > 0) MergeGroup(std::move(part.group), out, index);
     }
   }
   return out;
