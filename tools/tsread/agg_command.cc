@@ -61,6 +61,24 @@ std::string JsonValue(DataType type, const std::string& text) {
   return number || type == DataType::kBoolean ? text : JsonString(text);
 }
 
+// A group's device id and TAG values as the first CSV fields.
+void AppendDeviceCsv(std::string& out, const DeviceAggregate& g) {
+  AppendQuoted(out, g.device);
+  for (const std::optional<std::string>& tag : g.tags) {
+    out += ",";
+    if (tag) AppendQuoted(out, *tag);
+  }
+}
+
+// `{"device": ID, "tags": {...}` of a group (the caller closes the object).
+void PrintDeviceJson(std::ostream& out, const TableAggregate& result, const DeviceAggregate& g) {
+  out << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
+  for (size_t t = 0; t < g.tags.size(); ++t) {
+    out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": " << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
+  }
+  out << "}";
+}
+
 void PrintCsv(const TableAggregate& result) {
   std::string out = "device";
   for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
@@ -70,11 +88,7 @@ void PrintCsv(const TableAggregate& result) {
   }
   out += "\n";
   for (const DeviceAggregate& g : result.devices) {
-    AppendQuoted(out, g.device);
-    for (const std::optional<std::string>& tag : g.tags) {
-      out += ",";
-      if (tag) AppendQuoted(out, *tag);
-    }
+    AppendDeviceCsv(out, g);
     absl::StrAppend(&out, ",", g.rows, ",", g.first_time, ",", g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       absl::StrAppend(&out, ",", c.count());
@@ -109,12 +123,9 @@ void PrintJson(const TableAggregate& result) {
   out << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
   for (size_t d = 0; d < result.devices.size(); ++d) {
     const DeviceAggregate& g = result.devices[d];
-    out << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
-    for (size_t t = 0; t < g.tags.size(); ++t) {
-      out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
-                << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
-    }
-    out << "}, \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
+    out << (d ? ",\n  " : "\n  ");
+    PrintDeviceJson(out, result, g);
+    out << ", \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
               << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
@@ -142,11 +153,7 @@ void PrintLastCsv(const TableAggregate& result) {
   for (const ColumnSchema& c : result.columns) absl::StrAppend(&out, ",", c.name, ",", c.name, "_time");
   out += "\n";
   for (const DeviceAggregate& g : result.devices) {
-    AppendQuoted(out, g.device);
-    for (const std::optional<std::string>& tag : g.tags) {
-      out += ",";
-      if (tag) AppendQuoted(out, *tag);
-    }
+    AppendDeviceCsv(out, g);
     absl::StrAppend(&out, ",", g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       out += ",";
@@ -172,12 +179,9 @@ void PrintLastJson(const TableAggregate& result) {
   out << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
   for (size_t d = 0; d < result.devices.size(); ++d) {
     const DeviceAggregate& g = result.devices[d];
-    out << (d ? ",\n  " : "\n  ") << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
-    for (size_t t = 0; t < g.tags.size(); ++t) {
-      out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": "
-                << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
-    }
-    out << "}, \"time\": " << g.last_time << ", \"columns\": {";
+    out << (d ? ",\n  " : "\n  ");
+    PrintDeviceJson(out, result, g);
+    out << ", \"time\": " << g.last_time << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
       out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": ";
