@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "aggregates.h"
 #include "batch_reader.h"
 #include "dataset.h"
 #include "read_table.h"
@@ -117,6 +118,13 @@ PYBIND11_MODULE(_tsread, m) {
       py::arg("split"), py::arg("float_nan"), py::arg("time_ns"), py::arg("rows_hint") = 0,
       py::arg("columns") = py::none(), py::arg("with_time") = true, py::arg("date_as") = "int",
       py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error");
+  m.def(
+      "aggregate",
+      [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
+         std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags) {
+        return Aggregate(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, 0));
+      },
+      py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"));
   m.def(
       "read_tree",
       [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,

@@ -28,12 +28,12 @@ the option that reads them); OSError for I/O.
 import os as _os
 import warnings as _warnings
 
-from . import _args, _frame
+from . import _aggregates, _args, _frame
 from ._tsread import CorruptFileError, UnsupportedFileError
 from . import _tsread
 
-__all__ = ["open", "read_table", "iter_batches", "read_tree", "TsFile", "CorruptFileError", "UnsupportedFileError",
-           "__version__"]
+__all__ = ["open", "read_table", "iter_batches", "read_tree", "aggregate", "last", "TsFile", "CorruptFileError",
+           "UnsupportedFileError", "__version__"]
 __version__ = _tsread.__version__
 
 
@@ -293,3 +293,31 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
         "time": pd.Series(times),
         "value": pd.Series(data["value"], dtype=object),
     })
+
+
+def aggregate(path, table=None, columns=None, start=None, end=None, tags=None, *, time_as="datetime",
+              date_as="datetime64", skip_unreadable=False):
+    """Per device (a dataset's files merged), from the files' statistics wherever they give exactly
+    what decoding the rows would (decoded otherwise): a DataFrame with `device`, the TAG columns,
+    `rows`, `first_time`, `last_time`, then per FIELD column (`columns`, all by default)
+    `<c>_count`, `<c>_min`, `<c>_max` (numeric, DATE, TIMESTAMP), `<c>_first`, `<c>_last` (the
+    values at the earliest/latest time among the non-null ones) and `<c>_sum` (INT32, INT64,
+    FLOAT, DOUBLE; BOOLEAN: the trues), each only for the types that have it. Values have
+    read_table's dtypes (nullable ones: a device may have no value); time_as/date_as as
+    read_table's; start/end/tags as read_table's.
+    """
+    options = _value_options("aggregate", time_as=time_as, date_as=date_as)
+    ds = _dataset(path, skip_unreadable, "aggregate")
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags))
+    return _aggregates.aggregate_frame(data, options)
+
+
+def last(path, table=None, columns=None, tags=None, *, time_as="datetime", date_as="datetime64",
+         skip_unreadable=False):
+    """Per device: `device`, the TAG columns, `time` (its last), then per FIELD column its latest
+    non-null value (`<c>`) and that value's time (`<c>_time`): what a dashboard shows, from
+    statistics where they are exact."""
+    options = _value_options("last", time_as=time_as, date_as=date_as)
+    ds = _dataset(path, skip_unreadable, "last")
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, None, None, tags))
+    return _aggregates.last_frame(data, options)

@@ -1,0 +1,125 @@
+// Aggregate (aggregates.h).
+#include "aggregates.h"
+
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+
+#include "errors.h"
+#include "tsread/aggregate/device_aggregate.h"
+
+namespace py = pybind11;
+
+namespace tsread::python {
+namespace {
+
+py::object Int128(__int128 v) {
+  if (v >= INT64_MIN && v <= INT64_MAX) return py::int_(static_cast<int64_t>(v));
+  // Beyond int64: Python's int from the two 64-bit halves.
+  const auto high = static_cast<int64_t>(v >> 64);
+  const auto low = static_cast<uint64_t>(v);
+  py::object shifted = py::reinterpret_steal<py::object>(PyNumber_Lshift(py::int_(high).ptr(), py::int_(64).ptr()));
+  if (!shifted) throw py::error_already_set();
+  py::object sum = py::reinterpret_steal<py::object>(PyNumber_Add(shifted.ptr(), py::int_(low).ptr()));
+  if (!sum) throw py::error_already_set();
+  return sum;
+}
+
+// A value of `type` as a Python object; TEXT/STRING that is not UTF-8 is CorruptFileError.
+py::object Value(DataType type, const AggregateValue& v, const std::string& column) {
+  switch (type) {
+    case DataType::kBoolean: return py::bool_(v.i != 0);
+    case DataType::kFloat:
+    case DataType::kDouble: return py::float_(v.d);
+    case DataType::kBlob: return py::bytes(v.s);
+    case DataType::kText:
+    case DataType::kString: {
+      PyObject* s = PyUnicode_DecodeUTF8(v.s.data(), static_cast<Py_ssize_t>(v.s.size()), "strict");
+      if (s == nullptr) {
+        PyErr_Clear();
+        RaiseCorrupt({}, "column \"" + column + "\": an aggregated value is not UTF-8");
+      }
+      return py::reinterpret_steal<py::object>(s);
+    }
+    default: return py::int_(v.i);
+  }
+}
+
+}  // namespace
+
+py::dict Aggregate(const PyDataset& ds, const ScanArgs& args) {
+  AggregateOptions options;
+  if (args.table) options.table = *args.table;
+  if (args.columns) options.columns = *args.columns;
+  if (args.start) options.time_range.start = *args.start;
+  if (args.end) options.time_range.end = *args.end;
+  options.tag_predicates = args.ToOptions().tag_predicates;
+  absl::StatusOr<TableAggregate> result;
+  {
+    py::gil_scoped_release nogil;
+    result = AggregateByDevice(*ds.dataset(), options);
+  }
+  const TableAggregate& r = Check(std::move(result), ds.dataset().get());
+  py::dict out;
+  out["table"] = r.table;
+  out["tag_columns"] = r.tag_columns;
+  py::list columns;
+  for (const ColumnSchema& c : r.columns) columns.append(py::make_tuple(c.name, std::string(DataTypeName(c.data_type))));
+  out["columns"] = columns;
+  py::list device, tags, rows, first_time, last_time;
+  for (const DeviceAggregate& g : r.devices) {
+    device.append(g.device);
+    py::list values;
+    for (size_t k = 0; k < g.tags.size(); ++k) {
+      const std::optional<std::string>& t = g.tags[k];
+      values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k]) : py::none());
+    }
+    tags.append(values);
+    rows.append(g.rows);
+    first_time.append(g.first_time);
+    last_time.append(g.last_time);
+  }
+  out["device"] = device;
+  out["tags"] = tags;
+  out["rows"] = rows;
+  out["first_time"] = first_time;
+  out["last_time"] = last_time;
+  py::list aggregates;
+  for (size_t j = 0; j < r.columns.size(); ++j) {
+    const ColumnSchema& column = r.columns[j];
+    py::list count, min, max, first, last, sum, first_at, last_at;
+    for (const DeviceAggregate& g : r.devices) {
+      const ColumnAggregate& c = g.columns[j];
+      const bool any = c.count() > 0;
+      count.append(c.count());
+      min.append(any && c.has_min_max() ? Value(column.data_type, c.min(), column.name) : py::none());
+      max.append(any && c.has_min_max() ? Value(column.data_type, c.max(), column.name) : py::none());
+      first.append(any ? Value(column.data_type, c.first(), column.name) : py::none());
+      last.append(any ? Value(column.data_type, c.last(), column.name) : py::none());
+      first_at.append(any ? py::object(py::int_(c.first_time())) : py::none());
+      last_at.append(any ? py::object(py::int_(c.last_time())) : py::none());
+      if (!any || !c.has_sum()) {
+        sum.append(py::none());
+      } else if (column.data_type == DataType::kFloat || column.data_type == DataType::kDouble) {
+        sum.append(py::float_(c.float_sum()));
+      } else {
+        sum.append(Int128(c.int_sum()));
+      }
+    }
+    py::dict a;
+    a["count"] = count;
+    a["min"] = min;
+    a["max"] = max;
+    a["first"] = first;
+    a["last"] = last;
+    a["sum"] = sum;
+    a["first_time"] = first_at;
+    a["last_time"] = last_at;
+    aggregates.append(a);
+  }
+  out["aggregates"] = aggregates;
+  return out;
+}
+
+}  // namespace tsread::python

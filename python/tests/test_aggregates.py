@@ -1,0 +1,86 @@
+"""tsread.aggregate and tsread.last against a pandas aggregation, computed here, of read_table's rows."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tsread
+
+
+@pytest.fixture(scope="module")
+def alltypes(fixtures):
+    return str(fixtures / "table_alltypes.tsfile")
+
+
+def _expected(rows, column):
+    """Per device id: count, min, max, first, last, sum of `column` over the non-null rows."""
+    out = {}
+    for device, g in rows.groupby(rows["id"].astype(object).fillna("<null>").astype(str) + "|" +
+                                  rows["region"].astype(object).fillna("<null>").astype(str)):
+        v = g[["time", column]].dropna()
+        out[device] = (len(v), v[column].min(), v[column].max(), v[column].iloc[0], v[column].iloc[-1],
+                       v[column].sum()) if len(v) else (0,)
+    return out
+
+
+@pytest.mark.parametrize("window", [{}, {"start": 1700000500000, "end": 1700003000000}])
+def test_aggregate_equals_pandas_on_the_rows(alltypes, window):
+    columns = ["f_int32", "f_int64", "f_double", "f_boolean"]
+    got = tsread.aggregate(alltypes, columns=columns, **window)
+    rows = tsread.read_table(alltypes, columns=["region", "id"] + columns, **window)
+    assert got["rows"].sum() == len(rows)
+    keys = got["id"].astype(object).fillna("<null>").astype(str) + "|" + got["region"].astype(object).fillna("<null>").astype(str)
+    for column in columns:
+        want = _expected(rows, column)
+        for key, (_, g) in zip(keys, got.iterrows()):
+            w = want[key]
+            assert g[f"{column}_count"] == w[0], (column, key)
+            if w[0] == 0:
+                continue
+            if column != "f_boolean":
+                assert g[f"{column}_min"] == w[1] and g[f"{column}_max"] == w[2], (column, key)
+            assert g[f"{column}_first"] == w[3] and g[f"{column}_last"] == w[4], (column, key)
+            if column == "f_double":
+                assert g[f"{column}_sum"] == pytest.approx(w[5], rel=1e-12)
+            else:
+                assert int(g[f"{column}_sum"]) == int(w[5]), (column, key)
+
+
+def test_dtypes_and_what_each_type_has(alltypes):
+    got = tsread.aggregate(alltypes, columns=["f_int32", "f_text", "f_date", "f_boolean"])
+    assert str(got["f_int32_min"].dtype) == "Int32" and str(got["f_int32_sum"].dtype) == "Int64"
+    assert "f_text_min" not in got and "f_text_sum" not in got and "f_boolean_min" not in got
+    assert "f_date_sum" not in got and str(got["f_date_min"].dtype).startswith("datetime64")
+    assert isinstance(got["region"].dtype, pd.CategoricalDtype)
+    assert str(got["first_time"].dtype) == "datetime64[ns]"
+    assert str(tsread.aggregate(alltypes, columns=["f_date"], date_as="int")["f_date_min"].dtype) == "Int32"
+
+
+def _keys(frame):
+    """A device's key from its TAG columns (null as a word of its own)."""
+    return (frame["id"].astype(object).fillna("<null>").astype(str) + "|" +
+            frame["region"].astype(object).fillna("<null>").astype(str))
+
+
+def test_last_equals_the_latest_non_null_rows(alltypes):
+    got = tsread.last(alltypes, columns=["f_int32", "f_text"])
+    rows = tsread.read_table(alltypes, columns=["region", "id", "f_int32", "f_text"])
+    assert len(got) == 20
+    rows["key"] = _keys(rows)
+    for key, (_, g) in zip(_keys(got), got.iterrows()):
+        sel = rows[rows["key"] == key]
+        assert g["time"] == sel["time"].iloc[-1]
+        for column in ("f_int32", "f_text"):
+            v = sel[["time", column]].dropna()
+            if len(v) == 0:  # the device has no value of the column
+                assert pd.isna(g[column]) and pd.isna(g[f"{column}_time"])
+                continue
+            assert g[column] == v[column].iloc[-1]
+            assert g[f"{column}_time"] == v["time"].iloc[-1]
+
+
+def test_errors(alltypes):
+    with pytest.raises(ValueError, match="no FIELD column"):
+        tsread.aggregate(alltypes, columns=["region"])
+    with pytest.raises(TypeError, match="aggregate"):
+        tsread.aggregate(alltypes, colums=["f_int32"])
