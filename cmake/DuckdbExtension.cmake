@@ -25,7 +25,7 @@ else()
   list(REMOVE_ITEM TSREAD_DUCKDB_SOURCES ${TSREAD_SRC}/tsread/duckdb/sql_host.cc)
   add_library(tsread_duckdb MODULE ${TSREAD_DUCKDB_SOURCES})
   target_include_directories(tsread_duckdb SYSTEM PRIVATE "${TSREAD_DUCKDB_INCLUDE}")
-  target_link_libraries(tsread_duckdb PRIVATE tsread_dataset)
+  target_link_libraries(tsread_duckdb PRIVATE tsread_aggregate tsread_dataset)
   # Export only the entry point: tsread and its static dependencies stay private to the module.
   target_link_options(tsread_duckdb PRIVATE -Wl,--exclude-libs,ALL -Wl,-z,defs)
   set_target_properties(tsread_duckdb PROPERTIES

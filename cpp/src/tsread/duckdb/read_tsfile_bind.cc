@@ -18,6 +18,7 @@
 #include "tsread/duckdb/function_support.h"
 #include "tsread/duckdb/time_parameters.h"
 #include "tsread/duckdb/read_tsfile_plan.h"
+#include "tsread/duckdb/table_parameters.h"
 #include "tsread/duckdb/tag_enums.h"
 
 namespace tsread::duckdb_ext::read_tsfile_internal {
@@ -40,84 +41,6 @@ duckdb_type OutputType(DataType type, const BindData& bind) {
   }
 }
 
-// One tag predicate's values: a list of them (NULL items match a null tag) or a single value.
-std::vector<std::optional<std::string>> TagValues(duckdb_value value) {
-  std::vector<std::optional<std::string>> out;
-  if (duckdb_is_null_value(value)) return out;
-  if (duckdb_get_type_id(duckdb_get_value_type(value)) != DUCKDB_TYPE_LIST) {
-    out.push_back(ValueToString(value));
-    return out;
-  }
-  const idx_t n = duckdb_get_list_size(value);
-  for (idx_t j = 0; j < n; ++j) {
-    duckdb_value item = duckdb_get_list_child(value, j);
-    if (duckdb_is_null_value(item)) {
-      out.push_back(std::nullopt);
-    } else {
-      out.push_back(ValueToString(item));
-    }
-    duckdb_destroy_value(&item);
-  }
-  return out;
-}
-
-// `tags`: a MAP {'column': 'value' or ['values', ...]} or a STRUCT {'column': ...} of the same.
-absl::Status ParseTags(duckdb_bind_info info, std::vector<TagPredicate>& predicates) {
-  duckdb_value v = duckdb_bind_get_named_parameter(info, "tags");
-  if (!v) return absl::OkStatus();
-  absl::Status status;
-  duckdb_logical_type type = duckdb_get_value_type(v);  // owned by the value
-  const duckdb_type id = duckdb_get_type_id(type);
-  if (duckdb_is_null_value(v)) {
-    // no predicate
-  } else if (id == DUCKDB_TYPE_MAP) {
-    const idx_t n = duckdb_get_map_size(v);
-    for (idx_t i = 0; i < n; ++i) {
-      duckdb_value key = duckdb_get_map_key(v, i);
-      duckdb_value values = duckdb_get_map_value(v, i);
-      predicates.push_back(TagPredicate{ValueToString(key), TagValues(values)});
-      duckdb_destroy_value(&key);
-      duckdb_destroy_value(&values);
-    }
-  } else if (id == DUCKDB_TYPE_STRUCT) {
-    const idx_t n = duckdb_struct_type_child_count(type);
-    for (idx_t i = 0; i < n; ++i) {
-      char* name = duckdb_struct_type_child_name(type, i);
-      duckdb_value values = duckdb_get_struct_child(v, i);
-      predicates.push_back(TagPredicate{name ? name : "", TagValues(values)});
-      duckdb_free(name);
-      duckdb_destroy_value(&values);
-    }
-  } else {
-    status = absl::InvalidArgumentError(
-        "read_tsfile: tags takes a MAP {'column': 'value'} or {'column': ['value', ...]} (NULL matches a null tag)");
-  }
-  duckdb_destroy_value(&v);
-  return status;
-}
-
-// The table to read: `table_name` or the dataset's only one (an error says why there is none).
-absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name) {
-  if (table_name && !table_name->empty()) return *table_name;
-  absl::StatusOr<std::string> only = dataset.OnlyTable();
-  if (only.ok()) return only;
-  const std::vector<std::string> names = dataset.TableNames();
-  if (names.empty()) {
-    const bool tree = std::any_of(dataset.files().begin(), dataset.files().end(),
-                                  [](const DatasetFile& f) { return f.has_tree_model; });
-    const std::string where =
-        absl::StrCat(dataset.files()[0].path, dataset.files().size() > 1 ? " (and others)" : "");
-    if (tree) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "read_tsfile: ", where, " holds tree-model data only: read it with read_tsfile_tree"));
-    }
-    return absl::InvalidArgumentError(absl::StrCat("read_tsfile: ", where, ": no table-model table"));
-  }
-  return absl::InvalidArgumentError(absl::StrCat("read_tsfile: the input has ", names.size(),
-                                                 " tables; name one with table_name := '...': ",
-                                                 absl::StrJoin(names, ", ")));
-}
-
 }  // namespace
 
 absl::Status Bind(duckdb_bind_info info) {
@@ -134,12 +57,12 @@ absl::Status Bind(duckdb_bind_info info) {
   if (tags_as_enum && bind->binary_as_blob) {
     return absl::InvalidArgumentError("read_tsfile: tags_as_enum and binary_as_blob exclude each other");
   }
-  if (absl::Status s = ParseTags(info, bind->predicates); !s.ok()) return s;
+  if (absl::Status s = ParseTags(info, kFunction, bind->predicates); !s.ok()) return s;
 
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
   if (!dataset.ok()) return dataset.status();
   bind->dataset = std::move(*dataset);
-  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"));
+  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
   bind->table = std::move(*table);
   absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(bind->table);

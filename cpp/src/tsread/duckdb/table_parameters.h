@@ -1,0 +1,29 @@
+// The table parameters read_tsfile and tsfile_last share: `tags` (pushed-down TAG predicates) and
+// which table to read (`table_name`, or the files' only table).
+#ifndef TSREAD_DUCKDB_TABLE_PARAMETERS_H_
+#define TSREAD_DUCKDB_TABLE_PARAMETERS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/duckdb/duckdb_api.h"
+#include "tsread/read/table_scanner.h"
+
+namespace tsread::duckdb_ext {
+
+// `tags`: a MAP {'column': 'value' or ['values', ...]} or a STRUCT of the same, appended to
+// `predicates`; errors name `function`.
+absl::Status ParseTags(duckdb_bind_info info, const char* function, std::vector<TagPredicate>& predicates);
+
+// The table to read: `table_name` or the dataset's only one (an error, naming `function`, says why
+// there is none: tree-model data only, or several tables).
+absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name,
+                                        const char* function);
+
+}  // namespace tsread::duckdb_ext
+
+#endif  // TSREAD_DUCKDB_TABLE_PARAMETERS_H_
