@@ -16,8 +16,6 @@ namespace py = pybind11;
 namespace tsread::python {
 namespace {
 
-std::string BytesRepr(std::string_view bytes) { return py::repr(py::bytes(bytes.data(), bytes.size())); }
-
 // A TsFile's names are UTF-8 (the Java writer encodes its strings so): bytes that are not are
 // corruption, refused when the dataset opens rather than as a UnicodeDecodeError wherever a
 // name is later turned into str. Needs the GIL.

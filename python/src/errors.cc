@@ -75,6 +75,8 @@ std::optional<std::string> FileIn(std::string_view message, const Dataset* datas
   throw py::error_already_set();
 }
 
+std::string BytesRepr(std::string_view bytes) { return py::repr(py::bytes(bytes.data(), bytes.size())); }
+
 [[noreturn]] void RaiseCorrupt(std::string_view file, const std::string& message) {
   py::object cls = ModuleAttr("CorruptFileError");
   py::object error = cls(file.empty() ? message : std::string(file) + ": " + message);

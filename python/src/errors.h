@@ -21,6 +21,10 @@ namespace tsread::python {
 // a corrupt or unsupported one.
 [[noreturn]] void Raise(const absl::Status& status, const Dataset* dataset = nullptr);
 
+// Python's repr of `bytes` as bytes (b'd\xff'): how errors show bytes that are not text. Needs
+// the GIL.
+std::string BytesRepr(std::string_view bytes);
+
 // Raises CorruptFileError for a corrupt value found while making Python objects (with the GIL,
 // after the scan): `message` prefixed by `file` (if known), .file = file or None, .offset None.
 [[noreturn]] void RaiseCorrupt(std::string_view file, const std::string& message);

@@ -58,8 +58,7 @@ py::object ValueAt(const ColumnVector& v, size_t r, InvalidUtf8 invalid_utf8) {
 // A device or measurement name as str; CorruptFileError naming the file when it is not UTF-8.
 py::str Name(const std::string& bytes, const std::string& file, const char* what) {
   if (!IsValidUtf8(bytes)) {
-    RaiseCorrupt(file, std::string("a ") + what + " name is not UTF-8: " +
-                           std::string(py::repr(py::bytes(bytes.data(), bytes.size()))));
+    RaiseCorrupt(file, std::string("a ") + what + " name is not UTF-8: " + BytesRepr(bytes));
   }
   return py::str(bytes);
 }

@@ -31,7 +31,7 @@ std::string DescribeDecodeError(std::string_view bytes) {
   }
   const std::string_view shown = bytes.substr(0, kShownBytes);
   std::string text = "invalid UTF-8 at byte " + std::to_string(start) + " of " +
-                     std::string(py::repr(py::bytes(shown.data(), shown.size())));
+                     BytesRepr(shown);
   if (shown.size() < bytes.size()) text += " (first " + std::to_string(kShownBytes) + " bytes)";
   return text;
 }

@@ -154,10 +154,11 @@ def _with_nullable_columns(options, ds, table):
     return dict(options, nullable_columns=nullable)
 
 
-def _with_tag_categories(options, ds, table):
-    """options plus, per TAG column, the sorted values of the dataset's devices: every batch of a
-    read (iter_batches) gets the same categories, so pd.concat keeps them categorical."""
-    names = [c["name"] for c in ds.schema(table) if c["category"] == "TAG"]
+def _with_tag_categories(options, ds, table, spec):
+    """options plus, per TAG column (of `spec`, the table's schema), the sorted values of the
+    dataset's devices: every batch of a read (iter_batches) gets the same categories, so pd.concat
+    keeps them categorical."""
+    names = [c["name"] for c in spec if c["category"] == "TAG"]
     if not names:
         return options
     devices = ds._dataset().devices(table, invalid_utf8=options["invalid_utf8"])
@@ -172,13 +173,19 @@ def _scan_args(table, columns, start, end, tags):
                 tags=_args.tags(tags))
 
 
-def _time_only(scan, ds, table):
-    """columns=[] (the time column alone): the scan reads one column that costs least (a TAG
-    column costs no chunks), dropped from each frame; returns the column to drop, or None."""
+def _cheapest_column(columns):
+    """The column of [(name, category)] that costs a scan least when only the rows' times are wanted
+    (a TAG column costs no chunks), or None for no columns."""
+    columns = list(columns)
+    return next((name for name, category in columns if category == "TAG"), columns[0][0] if columns else None)
+
+
+def _time_only(scan, spec):
+    """columns=[] (the time column alone): the scan reads the cheapest column of `spec` (the
+    table's schema), dropped from each frame; returns the column to drop, or None."""
     if scan["columns"] != []:
         return None
-    spec = ds.schema(table)
-    filler = next((c["name"] for c in spec if c["category"] == "TAG"), spec[0]["name"] if spec else None)
+    filler = _cheapest_column((c["name"], c["category"]) for c in spec)
     scan["columns"] = [filler] if filler is not None else None
     return filler
 
@@ -194,9 +201,10 @@ def _prepare(function, path, table, columns, start, end, tags, skip_unreadable, 
     time-only read drops."""
     options = _value_options(function, *value_options)
     ds = _dataset(path, skip_unreadable, function)
-    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table)
+    spec = ds.schema(table)
+    options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table, spec)
     scan = _scan_args(table, columns, start, end, tags)
-    return ds, options, scan, _time_only(scan, ds, table)
+    return ds, options, scan, _time_only(scan, spec)
 
 
 def _positive(function, name, value):

@@ -187,7 +187,7 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
         return dd.from_pandas(meta, npartitions=1)
     partitions = _partitions(kept, split_bytes)
     divisions = _divisions(_bounds(partitions, start_ms, end_ms), options["time_as"]) if index == "time" else None
-    tags = [name for name, category, _type in spec if category == "TAG"]
-    filler = (tags or [name for name, _category, _type in spec])[:1]
+    cheapest = _tsread_pkg._cheapest_column((name, category) for name, category, _type in spec)
+    filler = [cheapest] if cheapest is not None else []
     return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(p["splits"], p["rows"]) for p in partitions],
                        meta=meta, divisions=divisions, label="read-tsfile", enforce_metadata=False)

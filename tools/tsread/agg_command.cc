@@ -61,6 +61,22 @@ std::string JsonValue(DataType type, const std::string& text) {
   return number || type == DataType::kBoolean ? text : JsonString(text);
 }
 
+// A value's text as a CSV field: TEXT/STRING quoted, as `cat` prints them.
+void AppendCsvValue(std::string& out, DataType type, const std::string& text) {
+  if (type == DataType::kText || type == DataType::kString) {
+    AppendQuoted(out, text);
+  } else {
+    out += text;
+  }
+}
+
+// The header's first fields: device and the TAG columns.
+std::string CsvHead(const TableAggregate& result) {
+  std::string out = "device";
+  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
+  return out;
+}
+
 // A group's device id and TAG values as the first CSV fields.
 void AppendDeviceCsv(std::string& out, const DeviceAggregate& g) {
   AppendQuoted(out, g.device);
@@ -80,9 +96,7 @@ void PrintDeviceJson(std::ostream& out, const TableAggregate& result, const Devi
 }
 
 void PrintCsv(const TableAggregate& result) {
-  std::string out = "device";
-  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
-  out += ",rows,first_time,last_time";
+  std::string out = CsvHead(result) + ",rows,first_time,last_time";
   for (const ColumnSchema& c : result.columns) {
     for (const char* what : {"count", "min", "max", "first", "last", "sum"}) absl::StrAppend(&out, ",", c.name, "_", what);
   }
@@ -94,12 +108,7 @@ void PrintCsv(const TableAggregate& result) {
       absl::StrAppend(&out, ",", c.count());
       const auto field = [&](bool present, const std::string& text) {
         out += ",";
-        if (!present) return;
-        if (c.type() == DataType::kText || c.type() == DataType::kString) {
-          AppendQuoted(out, text);
-        } else {
-          out += text;
-        }
+        if (present) AppendCsvValue(out, c.type(), text);
       };
       const bool any = c.count() > 0;
       field(any && c.has_min_max(), any ? ValueText(c.type(), c.min()) : "");
@@ -126,7 +135,7 @@ void PrintJson(const TableAggregate& result) {
     out << (d ? ",\n  " : "\n  ");
     PrintDeviceJson(out, result, g);
     out << ", \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
-              << ", \"columns\": {";
+        << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
@@ -134,22 +143,20 @@ void PrintJson(const TableAggregate& result) {
         return present ? JsonValue(c.type(), ValueText(c.type(), v)) : std::string("null");
       };
       out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": {\"count\": " << c.count()
-                << ", \"min\": " << value(any && c.has_min_max(), c.min())
-                << ", \"max\": " << value(any && c.has_min_max(), c.max()) << ", \"first\": " << value(any, c.first())
-                << ", \"last\": " << value(any, c.last())
-                << ", \"sum\": " << (any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null") << "}";
+          << ", \"min\": " << value(any && c.has_min_max(), c.min())
+          << ", \"max\": " << value(any && c.has_min_max(), c.max()) << ", \"first\": " << value(any, c.first())
+          << ", \"last\": " << value(any, c.last())
+          << ", \"sum\": " << (any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null") << "}";
     }
     out << "}}";
   }
   out << "],\n \"chunks\": {\"from_statistics\": " << result.chunks_from_statistics
-            << ", \"decoded\": " << result.chunks_decoded << "}}\n";
+      << ", \"decoded\": " << result.chunks_decoded << "}}\n";
   std::cout << out.str();
 }
 
 void PrintLastCsv(const TableAggregate& result) {
-  std::string out = "device";
-  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
-  out += ",time";
+  std::string out = CsvHead(result) + ",time";
   for (const ColumnSchema& c : result.columns) absl::StrAppend(&out, ",", c.name, ",", c.name, "_time");
   out += "\n";
   for (const DeviceAggregate& g : result.devices) {
@@ -157,14 +164,7 @@ void PrintLastCsv(const TableAggregate& result) {
     absl::StrAppend(&out, ",", g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       out += ",";
-      if (c.count() > 0) {
-        const std::string text = ValueText(c.type(), c.last());
-        if (c.type() == DataType::kText || c.type() == DataType::kString) {
-          AppendQuoted(out, text);
-        } else {
-          out += text;
-        }
-      }
+      if (c.count() > 0) AppendCsvValue(out, c.type(), ValueText(c.type(), c.last()));
       out += ",";
       if (c.count() > 0) absl::StrAppend(&out, c.last_time());
     }
@@ -189,7 +189,7 @@ void PrintLastJson(const TableAggregate& result) {
         out << "{\"value\": null, \"time\": null}";
       } else {
         out << "{\"value\": " << JsonValue(c.type(), ValueText(c.type(), c.last())) << ", \"time\": "
-                  << c.last_time() << "}";
+            << c.last_time() << "}";
       }
     }
     out << "}}";

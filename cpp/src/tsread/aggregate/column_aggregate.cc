@@ -93,13 +93,12 @@ void ColumnAggregate::AddRow(const ColumnVector& values, size_t r, int64_t time)
 
 template <typename T, typename Store>
 void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, Store store) {
-  // The numeric case without building an AggregateValue per row: `store(value, slot)` writes a
-  // value into the member its type uses.
+  // The numeric case: `store(value, slot)` writes a value into the member its type uses. Without
+  // nulls one typed loop, not an AggregateValue per row.
   const size_t n = values.length;
   const bool all_valid = values.null_count == 0;
   if (all_valid && n > 0 && type_ != DataType::kBoolean) {
     // No nulls: the first row seeds an empty aggregate, then one tight loop of compares and sums.
-    size_t r = 0;
     if (count_ == 0) {
       store(data[0], first_);
       store(data[0], min_);
@@ -108,7 +107,7 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
     }
     if constexpr (std::is_floating_point_v<T>) {
       double lo = min_.d, hi = max_.d, sum = 0;
-      for (; r < n; ++r) {
+      for (size_t r = 0; r < n; ++r) {
         const double v = data[r];
         lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
         hi = v > hi ? v : hi;
@@ -120,7 +119,7 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
     } else {
       int64_t lo = min_.i, hi = max_.i;
       __int128 sum = 0;
-      for (; r < n; ++r) {
+      for (size_t r = 0; r < n; ++r) {
         const int64_t v = data[r];
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
@@ -135,32 +134,12 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
     count_ += n;
     return;
   }
+  // With nulls (and BOOLEAN, which has no min/max to keep): value by value.
   for (size_t r = 0; r < n; ++r) {
     if (!all_valid && !values.IsValid(r)) continue;
-    const T v = data[r];
-    if (count_ == 0) {
-      store(v, first_);
-      store(v, min_);
-      store(v, max_);
-      first_time_ = times[r];
-    } else if constexpr (std::is_floating_point_v<T>) {
-      // As the Java statistics update (TakeMinMax): NaN never replaces.
-      if (v < min_.d) min_.d = v;
-      if (v > max_.d) max_.d = v;
-    } else if (type_ != DataType::kBoolean) {
-      if (v < min_.i) min_.i = v;
-      if (v > max_.i) max_.i = v;
-    }
-    store(v, last_);
-    last_time_ = times[r];
-    ++count_;
-    if constexpr (std::is_floating_point_v<T>) {
-      float_sum_ += v;
-    } else if (type_ == DataType::kBoolean) {
-      int_sum_ += v != 0;
-    } else if (type_ == DataType::kInt32 || type_ == DataType::kInt64) {
-      int_sum_ += v;
-    }
+    AggregateValue v;
+    store(data[r], v);
+    AddValue(v, times[r]);
   }
 }
 

@@ -26,21 +26,6 @@ namespace {
 
 constexpr const char* kFunction = "read_tsfile";
 
-duckdb_type OutputType(DataType type, const BindData& bind) {
-  switch (type) {
-    case DataType::kBoolean: return DUCKDB_TYPE_BOOLEAN;
-    case DataType::kInt32: return DUCKDB_TYPE_INTEGER;
-    case DataType::kInt64: return DUCKDB_TYPE_BIGINT;
-    case DataType::kFloat: return DUCKDB_TYPE_FLOAT;
-    case DataType::kDouble: return DUCKDB_TYPE_DOUBLE;
-    case DataType::kTimestamp: return TimestampType(bind.time);
-    case DataType::kDate: return DUCKDB_TYPE_DATE;
-    case DataType::kBlob: return DUCKDB_TYPE_BLOB;
-    default:  // TEXT, STRING
-      return bind.binary_as_blob ? DUCKDB_TYPE_BLOB : DUCKDB_TYPE_VARCHAR;
-  }
-}
-
 }  // namespace
 
 absl::Status Bind(duckdb_bind_info info) {
@@ -93,7 +78,7 @@ absl::Status Bind(duckdb_bind_info info) {
       AddResultColumn(info, column.name.c_str(), tag_enum->type());
       continue;
     }
-    duckdb_type type = column.category == ColumnCategory::kField ? OutputType(column.data_type, *bind)
+    duckdb_type type = column.category == ColumnCategory::kField ? FieldType(column.data_type, bind->time, bind->binary_as_blob)
                        : bind->binary_as_blob                    ? DUCKDB_TYPE_BLOB
                                                                  : DUCKDB_TYPE_VARCHAR;
     AddResultColumn(info, column.name.c_str(), type);

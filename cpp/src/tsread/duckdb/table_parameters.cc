@@ -91,4 +91,19 @@ absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optio
                                                  absl::StrJoin(names, ", ")));
 }
 
+duckdb_type FieldType(DataType type, const TimeMapping& time, bool binary_as_blob) {
+  switch (type) {
+    case DataType::kBoolean: return DUCKDB_TYPE_BOOLEAN;
+    case DataType::kInt32: return DUCKDB_TYPE_INTEGER;
+    case DataType::kInt64: return DUCKDB_TYPE_BIGINT;
+    case DataType::kFloat: return DUCKDB_TYPE_FLOAT;
+    case DataType::kDouble: return DUCKDB_TYPE_DOUBLE;
+    case DataType::kTimestamp: return TimestampType(time);
+    case DataType::kDate: return DUCKDB_TYPE_DATE;
+    case DataType::kBlob: return DUCKDB_TYPE_BLOB;
+    default:  // TEXT, STRING
+      return binary_as_blob ? DUCKDB_TYPE_BLOB : DUCKDB_TYPE_VARCHAR;
+  }
+}
+
 }  // namespace tsread::duckdb_ext

@@ -1,5 +1,5 @@
-// The table parameters read_tsfile and tsfile_last share: `tags` (pushed-down TAG predicates) and
-// which table to read (`table_name`, or the files' only table).
+// What read_tsfile and tsfile_last share: the parameters `tags` (pushed-down TAG predicates) and
+// which table to read (`table_name`, or the files' only table), and the SQL type of a FIELD value.
 #ifndef TSREAD_DUCKDB_TABLE_PARAMETERS_H_
 #define TSREAD_DUCKDB_TABLE_PARAMETERS_H_
 
@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/duckdb/duckdb_api.h"
+#include "tsread/duckdb/time_parameters.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread::duckdb_ext {
@@ -23,6 +24,10 @@ absl::Status ParseTags(duckdb_bind_info info, const char* function, std::vector<
 // there is none: tree-model data only, or several tables).
 absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name,
                                         const char* function);
+
+// The SQL type of a FIELD column of `type`: TIMESTAMP as the time mapping says, TEXT/STRING as
+// VARCHAR, or BLOB with `binary_as_blob`.
+duckdb_type FieldType(DataType type, const TimeMapping& time, bool binary_as_blob);
 
 }  // namespace tsread::duckdb_ext
 

@@ -26,27 +26,12 @@ struct LastBind {
   std::unique_ptr<Dataset> dataset;
   TimeMapping time;
   AggregateOptions options;
-  TableSchema schema;  // reconciled
 };
 
 struct LastState {
   TableAggregate result;
   size_t next = 0;
 };
-
-duckdb_type ValueType(DataType type, const TimeMapping& time) {
-  switch (type) {
-    case DataType::kBoolean: return DUCKDB_TYPE_BOOLEAN;
-    case DataType::kInt32: return DUCKDB_TYPE_INTEGER;
-    case DataType::kInt64: return DUCKDB_TYPE_BIGINT;
-    case DataType::kFloat: return DUCKDB_TYPE_FLOAT;
-    case DataType::kDouble: return DUCKDB_TYPE_DOUBLE;
-    case DataType::kTimestamp: return TimestampType(time);
-    case DataType::kDate: return DUCKDB_TYPE_DATE;
-    case DataType::kBlob: return DUCKDB_TYPE_BLOB;
-    default: return DUCKDB_TYPE_VARCHAR;  // TEXT, STRING
-  }
-}
 
 absl::Status Bind(duckdb_bind_info info) {
   auto bind = std::make_unique<LastBind>();
@@ -60,15 +45,15 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
   bind->options.table = *table;
+  // The columns AggregateByDevice gives: the TAG columns, then every FIELD column, in schema order.
   absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
   if (!schema.ok()) return schema.status();
-  bind->schema = std::move(*schema);
-  for (const ColumnSchema& c : bind->schema.columns) {
+  for (const ColumnSchema& c : schema->columns) {
     if (c.category == ColumnCategory::kTag) AddResultColumn(info, c.name.c_str(), DUCKDB_TYPE_VARCHAR);
   }
   AddResultColumn(info, "time", TimestampType(bind->time));
-  for (const ColumnSchema& c : bind->schema.columns) {
-    if (c.category == ColumnCategory::kField) AddResultColumn(info, c.name.c_str(), ValueType(c.data_type, bind->time));
+  for (const ColumnSchema& c : schema->columns) {
+    if (c.category == ColumnCategory::kField) AddResultColumn(info, c.name.c_str(), FieldType(c.data_type, bind->time, false));
   }
   duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<LastBind>);
   return absl::OkStatus();
