@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "errors.h"
-#include "tsread/aggregate/device_aggregate.h"
+#include "tsread/aggregate/table_aggregate.h"
 
 namespace py = pybind11;
 
@@ -48,8 +48,14 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
 
 }  // namespace
 
-py::dict Aggregate(const PyDataset& ds, const ScanArgs& args) {
+py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket) {
   AggregateOptions options;
+  if (by == "table") {
+    options.by = AggregateGroupBy::kTable;
+  } else if (by != "device") {
+    throw py::value_error("aggregate: by must be \"device\" or \"table\", not \"" + by + "\"");
+  }
+  options.bucket_width = bucket;
   if (args.table) options.table = *args.table;
   if (args.columns) options.columns = *args.columns;
   if (args.start) options.time_range.start = *args.start;
@@ -58,7 +64,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args) {
   absl::StatusOr<TableAggregate> result;
   {
     py::gil_scoped_release nogil;
-    result = AggregateByDevice(*ds.dataset(), options);
+    result = Aggregate(*ds.dataset(), options);
   }
   const TableAggregate& r = Check(std::move(result), ds.dataset().get());
   py::dict out;
@@ -67,8 +73,8 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args) {
   py::list columns;
   for (const ColumnSchema& c : r.columns) columns.append(py::make_tuple(c.name, std::string(DataTypeName(c.data_type))));
   out["columns"] = columns;
-  py::list device, tags, rows, first_time, last_time;
-  for (const DeviceAggregate& g : r.devices) {
+  py::list device, tags, buckets, rows, first_time, last_time;
+  for (const GroupAggregate& g : r.groups) {
     device.append(g.device);
     py::list values;
     for (size_t k = 0; k < g.tags.size(); ++k) {
@@ -76,20 +82,26 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args) {
       values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k]) : py::none());
     }
     tags.append(values);
+    buckets.append(g.bucket ? py::object(py::int_(*g.bucket)) : py::none());
     rows.append(g.rows);
     first_time.append(g.first_time);
     last_time.append(g.last_time);
   }
   out["device"] = device;
   out["tags"] = tags;
+  out["bucket"] = buckets;
   out["rows"] = rows;
+  out["pages_from_statistics"] = r.work.pages_from_statistics;
+  out["pages_decoded"] = r.work.pages_decoded;
+  out["chunks_from_statistics"] = r.work.chunks_from_statistics;
+  out["chunks_read"] = r.work.chunks_read;
   out["first_time"] = first_time;
   out["last_time"] = last_time;
   py::list aggregates;
   for (size_t j = 0; j < r.columns.size(); ++j) {
     const ColumnSchema& column = r.columns[j];
     py::list count, min, max, first, last, sum, first_at, last_at;
-    for (const DeviceAggregate& g : r.devices) {
+    for (const GroupAggregate& g : r.groups) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
       count.append(c.count());

@@ -1,9 +1,12 @@
-// tsread.aggregate and tsread.last: AggregateByDevice (tsread/aggregate/device_aggregate.h) as
+// tsread.aggregate and tsread.last: Aggregate (tsread/aggregate/table_aggregate.h) as
 // Python lists per output column, which python/tsread/_aggregates.py turns into a DataFrame.
 #ifndef TSREAD_PYTHON_AGGREGATES_H_
 #define TSREAD_PYTHON_AGGREGATES_H_
 
 #include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string>
 
 #include "dataset.h"
 #include "scan_args.h"
@@ -11,11 +14,13 @@
 namespace tsread::python {
 
 // {"table", "tag_columns": [name], "columns": [(name, type)], "device": [id], "tags": [[value]],
-//  "rows", "first_time", "last_time": [int], "aggregates": [{"count", "min", "max", "first",
+//  "bucket": [start or None], "rows", "first_time", "last_time": [int], "pages_from_statistics",
+//  "pages_decoded", "chunks_from_statistics", "chunks_read": int, "aggregates": [{"count", "min", "max", "first",
 //  "last", "sum": [value or None], "first_time", "last_time": [int or None]}] per column} with
 // values as Python objects of the column's type (DATE and TIMESTAMP as their stored ints; sums as
-// int or float). The aggregation runs without the GIL. Needs the GIL.
-pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args);
+// int or float), grouped `by` "device" or "table", in buckets of `bucket` (time unit; 0: none).
+// ValueError for another `by`. The aggregation runs without the GIL. Needs the GIL.
+pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket);
 
 }  // namespace tsread::python
 

@@ -121,10 +121,13 @@ PYBIND11_MODULE(_tsread, m) {
   m.def(
       "aggregate",
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
-         std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags) {
-        return Aggregate(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, 0));
+         std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, const std::string& by,
+         int64_t bucket) {
+        return Aggregate(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, 0), by,
+                         bucket);
       },
-      py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"));
+      py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
+      py::arg("by") = "device", py::arg("bucket") = 0);
   m.def(
       "read_tree",
       [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,

@@ -84,3 +84,42 @@ def test_errors(alltypes):
         tsread.aggregate(alltypes, columns=["region"])
     with pytest.raises(TypeError, match="aggregate"):
         tsread.aggregate(alltypes, colums=["f_int32"])
+
+
+@pytest.mark.parametrize("bucket", ["10m", 3_600_000, pd.Timedelta(minutes=10)])
+def test_by_table_in_buckets_equals_pandas_resampling_the_rows(alltypes, bucket):
+    got = tsread.aggregate(alltypes, columns=["f_int32", "f_double"], by="table", bucket=bucket, time_as="int")
+    rows = tsread.read_table(alltypes, columns=["f_int32", "f_double"], time_as="int")
+    width = 600_000 if bucket != 3_600_000 else 3_600_000
+    rows["bucket"] = rows["time"] // width * width
+    want = rows.groupby("bucket")
+    assert list(got.columns[:4]) == ["bucket", "rows", "first_time", "last_time"]
+    assert list(got["bucket"]) == list(want.size().index)
+    assert list(got["rows"]) == list(want.size())
+    assert list(got["f_int32_count"]) == list(want["f_int32"].count())
+    assert list(got["f_int32_sum"]) == list(want["f_int32"].sum())
+    assert list(got["f_int32_max"]) == list(want["f_int32"].max())
+    np.testing.assert_allclose(got["f_double_sum"], want["f_double"].sum(), rtol=1e-12)
+    assert list(got["first_time"]) == list(want["time"].min())
+
+
+def test_by_device_in_buckets_and_the_counters(alltypes):
+    got = tsread.aggregate(alltypes, columns=["f_int32"], bucket="1h", start=1700000500000)
+    rows = tsread.read_table(alltypes, columns=["region", "id", "f_int32"], start=1700000500000, time_as="int")
+    assert list(got.columns[:4]) == ["device", "region", "id", "bucket"]
+    assert str(got["bucket"].dtype) == "datetime64[ns]"
+    assert got["rows"].sum() == len(rows)
+    assert len(got) == len(rows.groupby([_keys(rows), rows["time"] // 3_600_000]))
+    assert got.attrs["pages"]["decoded"] > 0  # the range's start cuts pages
+    whole = tsread.aggregate(alltypes, columns=["f_int32"])
+    assert whole.attrs["pages"]["decoded"] == 0 and whole.attrs["chunks"]["from_statistics"] > 0
+
+
+def test_bad_by_and_bucket(alltypes):
+    with pytest.raises(ValueError, match="by must be"):
+        tsread.aggregate(alltypes, by="region")
+    for bad in ("10x", "-5m", 0, -1, pd.Timedelta(microseconds=1500)):
+        with pytest.raises(ValueError, match="bucket"):
+            tsread.aggregate(alltypes, bucket=bad)
+    with pytest.raises(TypeError, match="bucket"):
+        tsread.aggregate(alltypes, bucket=1.5)

@@ -303,21 +303,29 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
     })
 
 
-def aggregate(path, table=None, columns=None, start=None, end=None, tags=None, *, time_as="datetime",
-              date_as="datetime64", skip_unreadable=False):
-    """Per device (a dataset's files merged), from the files' statistics wherever they give exactly
-    what decoding the rows would (decoded otherwise): a DataFrame with `device`, the TAG columns,
+def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
+              time_as="datetime", date_as="datetime64", skip_unreadable=False):
+    """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
+    time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
+    or "1h", or a timedelta) — from the files' statistics wherever they give exactly what decoding
+    the rows would (only the pages a range end or bucket boundary cuts are decoded): a DataFrame
+    with `device` and the TAG columns (by device), `bucket` (its first time, with buckets),
     `rows`, `first_time`, `last_time`, then per FIELD column (`columns`, all by default)
     `<c>_count`, `<c>_min`, `<c>_max` (numeric, DATE, TIMESTAMP), `<c>_first`, `<c>_last` (the
     values at the earliest/latest time among the non-null ones) and `<c>_sum` (INT32, INT64,
     FLOAT, DOUBLE; BOOLEAN: the trues), each only for the types that have it. Values have
-    read_table's dtypes (nullable ones: a device may have no value); time_as/date_as as
-    read_table's; start/end/tags as read_table's.
+    read_table's dtypes (nullable ones: a group may have no value); time_as/date_as as
+    read_table's; start/end/tags as read_table's. `frame.attrs["pages"]` and
+    `frame.attrs["chunks"]` say how many were answered from statistics and how many decoded/read.
     """
     options = _value_options("aggregate", time_as=time_as, date_as=date_as)
+    if by not in ("device", "table"):
+        raise ValueError(f"aggregate: by must be 'device' or 'table', not {by!r}")
+    width = _args.duration_ms(bucket, "aggregate")
     ds = _dataset(path, skip_unreadable, "aggregate")
-    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags))
-    return _aggregates.aggregate_frame(data, options)
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags), by=by,
+                             bucket=width or 0)
+    return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 
 def last(path, table=None, columns=None, tags=None, *, time_as="datetime", date_as="datetime64",

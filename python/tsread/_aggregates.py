@@ -1,5 +1,5 @@
-"""tsread.aggregate and tsread.last: the C++ AggregateByDevice (per device, from statistics where they
-are exact) as pandas DataFrames with read_table's dtypes."""
+"""tsread.aggregate and tsread.last: the C++ Aggregate (per device or table and time bucket, from
+statistics where they are exact) as pandas DataFrames with read_table's dtypes."""
 
 import numpy as np
 import pandas as pd
@@ -71,8 +71,8 @@ def _sums(values, type_name):
     return np.array(values, dtype=object)  # an INT64 sum beyond int64: Python ints
 
 
-def _head(data, time_as, time_key="last_time"):
-    """device, the TAG columns (categoricals of sorted values), rows and times."""
+def _head(data):
+    """device and the TAG columns (categoricals of sorted values)."""
     out = {"device": np.array(data["device"], dtype=object)}
     for k, name in enumerate(data["tag_columns"]):
         values = [tags[k] for tags in data["tags"]]
@@ -80,9 +80,11 @@ def _head(data, time_as, time_key="last_time"):
     return out
 
 
-def aggregate_frame(data, options):
+def aggregate_frame(data, options, by_device=True, buckets=False):
     time_as = options["time_as"]
-    out = _head(data, time_as)
+    out = _head(data) if by_device else {}
+    if buckets:
+        out["bucket"] = _times(data["bucket"], time_as)
     out["rows"] = np.array(data["rows"], dtype=np.int64)
     out["first_time"] = _times(data["first_time"], time_as)
     out["last_time"] = _times(data["last_time"], time_as)
@@ -94,12 +96,15 @@ def aggregate_frame(data, options):
             out[f"{name}_{what}"] = _values(agg[what], type_name, name, options)
         if type_name in _HAS_SUM:
             out[f"{name}_sum"] = _sums(agg["sum"], type_name)
-    return pd.DataFrame(out)
+    frame = pd.DataFrame(out)
+    frame.attrs["pages"] = {"from_statistics": data["pages_from_statistics"], "decoded": data["pages_decoded"]}
+    frame.attrs["chunks"] = {"from_statistics": data["chunks_from_statistics"], "read": data["chunks_read"]}
+    return frame
 
 
 def last_frame(data, options):
     time_as = options["time_as"]
-    out = _head(data, time_as)
+    out = _head(data)
     out["time"] = _times(data["last_time"], time_as)
     for (name, type_name), agg in zip(data["columns"], data["aggregates"]):
         out[name] = _values(agg["last"], type_name, name, options)

@@ -90,3 +90,46 @@ def columns(value):
     if isinstance(value, str):
         value = [value]
     return [str(c) for c in value if str(c) != "time"]
+
+
+_DURATION_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+
+
+def duration_ms(value, function):
+    """A bucket width as a positive int in milliseconds (tsread's time unit), or None.
+
+    Accepts ints (already ms), strings with a unit as the CLI's --bucket ("500ms", "30s", "10m",
+    "1h", "7d"), datetime.timedelta, numpy.timedelta64 and pandas Timedelta (sub-millisecond
+    parts are refused: a bucket is a whole number of ms)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{function}: bucket cannot be a bool")
+    if isinstance(value, (int, np.integer)):
+        ms = int(value)
+    elif isinstance(value, str):
+        number = value.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = value[len(number):] or "ms"
+        if not number.isdigit() or unit not in _DURATION_UNITS:
+            raise ValueError(f"{function}: bucket {value!r} is not a duration such as '10m', '1h' or an int of ms")
+        ms = int(number) * _DURATION_UNITS[unit]
+    else:
+        if isinstance(value, _dt.timedelta):
+            value = np.timedelta64(value)
+        try:
+            import pandas as pd
+
+            if isinstance(value, pd.Timedelta):
+                value = value.to_timedelta64()
+        except ImportError:  # pragma: no cover - pandas is a dependency
+            pass
+        if not isinstance(value, np.timedelta64):
+            raise TypeError(f"{function}: bucket must be an int (ms), a string such as '10m' or a timedelta, "
+                            f"not {type(value).__name__}")
+        ns = int(value.astype("timedelta64[ns]").astype(np.int64))
+        if ns % 1_000_000:
+            raise ValueError(f"{function}: bucket {value} is not a whole number of milliseconds")
+        ms = ns // 1_000_000
+    if ms <= 0 or ms >= 2**63:
+        raise ValueError(f"{function}: bucket must be a positive duration, not {value!r}")
+    return ms

@@ -1,6 +1,7 @@
-// tsread agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v] [--json]:
-// per device, its rows, first and last time and each FIELD column's count, min, max, first, last
-// and sum, answered from the files' statistics where they are exact (aggregate/device_aggregate.h).
+// tsread agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|N] [--start T0]
+// [--end T1] [--where tag=v] [--json]: per device (or the whole table), optionally per time bucket,
+// its rows, first and last time and each FIELD column's count, min, max, first, last and sum,
+// answered from the files' statistics where they are exact (aggregate/table_aggregate.h).
 // tsread last INPUT... [--table T] [--columns a,b] [--where tag=v] [--json]: per device its last
 // time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
@@ -10,8 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "tsread/aggregate/table_aggregate.h"
+#include "time_parse.h"
 #include "tsread/io/status_macros.h"
-#include "tsread/aggregate/device_aggregate.h"
 #include "value_format.h"
 
 namespace tsread::cli {
@@ -70,40 +72,55 @@ void AppendCsvValue(std::string& out, DataType type, const std::string& text) {
   }
 }
 
-// The header's first fields: device and the TAG columns.
-std::string CsvHead(const TableAggregate& result) {
-  std::string out = "device";
-  for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, ",", tag);
+// How the groups were formed, for the output's key fields.
+struct GroupShape {
+  bool by_device = true;
+  bool buckets = false;
+};
+
+// The header's first fields: device and the TAG columns (by device), bucket (with buckets). Each
+// field ends with a comma.
+std::string CsvHead(const TableAggregate& result, GroupShape shape) {
+  std::string out;
+  if (shape.by_device) {
+    out = "device,";
+    for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, tag, ",");
+  }
+  if (shape.buckets) out += "bucket,";
   return out;
 }
 
-// A group's device id and TAG values as the first CSV fields.
-void AppendDeviceCsv(std::string& out, const DeviceAggregate& g) {
-  AppendQuoted(out, g.device);
-  for (const std::optional<std::string>& tag : g.tags) {
+// A group's key fields, as CsvHead names them.
+void AppendKeyCsv(std::string& out, const GroupAggregate& g, GroupShape shape) {
+  if (shape.by_device) {
+    AppendQuoted(out, g.device);
     out += ",";
-    if (tag) AppendQuoted(out, *tag);
+    for (const std::optional<std::string>& tag : g.tags) {
+      if (tag) AppendQuoted(out, *tag);
+      out += ",";
+    }
   }
+  if (shape.buckets) absl::StrAppend(&out, g.bucket.value_or(0), ",");
 }
 
-// `{"device": ID, "tags": {...}` of a group (the caller closes the object).
-void PrintDeviceJson(std::ostream& out, const TableAggregate& result, const DeviceAggregate& g) {
-  out << "{\"device\": " << JsonString(g.device) << ", \"tags\": {";
-  for (size_t t = 0; t < g.tags.size(); ++t) {
+// `{"device": ID, "tags": {...}` of a group (null and {} by table; the caller closes the object).
+void PrintDeviceJson(std::ostream& out, const TableAggregate& result, const GroupAggregate& g, GroupShape shape) {
+  out << "{\"device\": " << (shape.by_device ? JsonString(g.device) : "null") << ", \"tags\": {";
+  for (size_t t = 0; shape.by_device && t < g.tags.size(); ++t) {
     out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": " << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
   }
   out << "}";
 }
 
-void PrintCsv(const TableAggregate& result) {
-  std::string out = CsvHead(result) + ",rows,first_time,last_time";
+void PrintCsv(const TableAggregate& result, GroupShape shape) {
+  std::string out = CsvHead(result, shape) + "rows,first_time,last_time";
   for (const ColumnSchema& c : result.columns) {
     for (const char* what : {"count", "min", "max", "first", "last", "sum"}) absl::StrAppend(&out, ",", c.name, "_", what);
   }
   out += "\n";
-  for (const DeviceAggregate& g : result.devices) {
-    AppendDeviceCsv(out, g);
-    absl::StrAppend(&out, ",", g.rows, ",", g.first_time, ",", g.last_time);
+  for (const GroupAggregate& g : result.groups) {
+    AppendKeyCsv(out, g, shape);
+    absl::StrAppend(&out, g.rows, ",", g.first_time, ",", g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       absl::StrAppend(&out, ",", c.count());
       const auto field = [&](bool present, const std::string& text) {
@@ -126,15 +143,15 @@ void PrintCsv(const TableAggregate& result) {
   std::cout << out;
 }
 
-void PrintJson(const TableAggregate& result) {
+void PrintJson(const TableAggregate& result, GroupShape shape) {
   // Built whole, written once: many small writes cost more than the aggregation.
   std::ostringstream out;
   out << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
-  for (size_t d = 0; d < result.devices.size(); ++d) {
-    const DeviceAggregate& g = result.devices[d];
+  for (size_t d = 0; d < result.groups.size(); ++d) {
+    const GroupAggregate& g = result.groups[d];
     out << (d ? ",\n  " : "\n  ");
-    PrintDeviceJson(out, result, g);
-    out << ", \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
+    PrintDeviceJson(out, result, g, shape);
+    out << ", \"bucket\": " << (g.bucket ? absl::StrCat(*g.bucket) : "null") << ", \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
         << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
@@ -150,18 +167,20 @@ void PrintJson(const TableAggregate& result) {
     }
     out << "}}";
   }
-  out << "],\n \"chunks\": {\"from_statistics\": " << result.chunks_from_statistics
-      << ", \"decoded\": " << result.chunks_decoded << "}}\n";
+  const AggregateWork& work = result.work;
+  out << "],\n \"pages\": {\"from_statistics\": " << work.pages_from_statistics << ", \"decoded\": " << work.pages_decoded
+      << "},\n \"chunks\": {\"from_statistics\": " << work.chunks_from_statistics << ", \"read\": " << work.chunks_read
+      << "}}\n";
   std::cout << out.str();
 }
 
 void PrintLastCsv(const TableAggregate& result) {
-  std::string out = CsvHead(result) + ",time";
+  std::string out = CsvHead(result, GroupShape{}) + "time";
   for (const ColumnSchema& c : result.columns) absl::StrAppend(&out, ",", c.name, ",", c.name, "_time");
   out += "\n";
-  for (const DeviceAggregate& g : result.devices) {
-    AppendDeviceCsv(out, g);
-    absl::StrAppend(&out, ",", g.last_time);
+  for (const GroupAggregate& g : result.groups) {
+    AppendKeyCsv(out, g, GroupShape{});
+    absl::StrAppend(&out, g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       out += ",";
       if (c.count() > 0) AppendCsvValue(out, c.type(), ValueText(c.type(), c.last()));
@@ -177,10 +196,10 @@ void PrintLastJson(const TableAggregate& result) {
   // Built whole, written once: many small writes cost more than the aggregation.
   std::ostringstream out;
   out << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
-  for (size_t d = 0; d < result.devices.size(); ++d) {
-    const DeviceAggregate& g = result.devices[d];
+  for (size_t d = 0; d < result.groups.size(); ++d) {
+    const GroupAggregate& g = result.groups[d];
     out << (d ? ",\n  " : "\n  ");
-    PrintDeviceJson(out, result, g);
+    PrintDeviceJson(out, result, g, GroupShape{});
     out << ", \"time\": " << g.last_time << ", \"columns\": {";
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
@@ -198,17 +217,29 @@ void PrintLastJson(const TableAggregate& result) {
   std::cout << out.str();
 }
 
-// The aggregates the arguments ask for (`with_range`: whether --start/--end are taken).
-absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool with_range) {
+// --by device|table.
+absl::StatusOr<AggregateGroupBy> GroupByFromArgs(const Args& args) {
+  const std::string by = args.Get("by").value_or("device");
+  if (by == "device") return AggregateGroupBy::kDevice;
+  if (by == "table") return AggregateGroupBy::kTable;
+  return absl::InvalidArgumentError(absl::StrCat("--by takes device or table, not \"", by, "\""));
+}
+
+// The aggregates the arguments ask for (`agg`: whether --start/--end, --by and --bucket are taken).
+absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   AggregateOptions options;
   options.table = args.Get("table").value_or("");
   TSREAD_ASSIGN_OR_RETURN(options.columns, ColumnsFromArgs(args));
-  if (with_range) {
+  if (agg) {
     TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
+    TSREAD_ASSIGN_OR_RETURN(options.by, GroupByFromArgs(args));
+    if (std::optional<std::string> bucket = args.Get("bucket")) {
+      TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));
+    }
   }
   TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, PredicatesFromArgs(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
-  return AggregateByDevice(*dataset, options);
+  return Aggregate(*dataset, options);
 }
 
 }  // namespace
@@ -227,10 +258,11 @@ int RunLast(const Args& args) {
 int RunAgg(const Args& args) {
   absl::StatusOr<TableAggregate> result = AggregateArgs(args, true);
   if (!result.ok()) return Fail(result.status());
+  const GroupShape shape{args.Get("by").value_or("device") == "device", args.Has("bucket")};
   if (args.Has("json")) {
-    PrintJson(*result);
+    PrintJson(*result, shape);
   } else {
-    PrintCsv(*result);
+    PrintCsv(*result, shape);
   }
   return kOk;
 }

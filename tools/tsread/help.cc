@@ -22,9 +22,11 @@ constexpr char kOverview[] =
     "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--threads N] [--memory-budget SIZE] [--json]\n"
     "                              full scan: rows, seconds, rows/s (and column statistics)\n"
-    "  agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]... [--json]\n"
-    "                              per device: rows, first/last time, each column's count, min, max,\n"
-    "                              first, last and sum, from statistics where they are exact\n"
+    "  agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|N] [--start T0]\n"
+    "       [--end T1] [--where tag=v1[,v2]]... [--json]\n"
+    "                              per device or table (and time bucket): rows, first/last time, each\n"
+    "                              column's count, min, max, first, last and sum, from statistics where\n"
+    "                              they are exact\n"
     "  last INPUT... [--table T] [--columns a,b] [--where tag=v1[,v2]]... [--json]\n"
     "                              per device: its last time, each column's latest value and its time\n"
     "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
@@ -114,20 +116,26 @@ std::string CommandHelp(std::string_view command) {
         "  --json                 one JSON object (cli-contract.md)\n");
   } else if (command == "agg") {
     text = absl::StrCat(
-        "usage: tsread agg INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
-        "       [--json]\n"
-        "Per device (a dataset's files merged): rows, first and last time, and per FIELD column (all by\n"
-        "default) count, min, max, first, last and sum, equal to what decoding the rows would give. A\n"
-        "device's statistics answer when its rows lie inside --start/--end and they are exact for every\n"
-        "column (FLOAT/DOUBLE only in lossless encodings, not BLOB, not an INT64 sum a double cannot\n"
-        "hold); it is decoded\n"
-        "otherwise. min/max: numeric, DATE and TIMESTAMP columns; sum: INT32, INT64, FLOAT, DOUBLE and\n"
-        "BOOLEAN (the trues). CSV: device, the TAG columns, rows, first_time, last_time, then per column\n"
-        "<c>_count, _min, _max, _first, _last, _sum (empty for null).\n",
-        kTableSelection, kTimes,
-        "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"rows\", \"first_time\",\n"
-        "                         \"last_time\", \"columns\": {c: {\"count\", \"min\", \"max\", \"first\",\n"
-        "                         \"last\", \"sum\"}}}], \"chunks\": {\"from_statistics\", \"decoded\"}}\n");
+        "usage: tsread agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket W]\n"
+        "       [--start T0] [--end T1] [--where tag=v]... [--json]\n"
+        "Per device (a dataset's files merged) or the whole table, and per time bucket with --bucket:\n"
+        "rows, first and last time, and per FIELD column (all by default) count, min, max, first, last\n"
+        "and sum, equal to what decoding the rows would give. Statistics answer a device, else a chunk\n"
+        "group, else a page, whose rows lie inside --start/--end and one bucket, where they are exact\n"
+        "(FLOAT/DOUBLE only in lossless encodings, not BLOB, not an INT64 sum a double cannot hold);\n"
+        "only the pages a range end or bucket boundary cuts are decoded. min/max: numeric, DATE and\n"
+        "TIMESTAMP columns; sum: INT32, INT64, FLOAT, DOUBLE and BOOLEAN (the trues). CSV: device and\n"
+        "the TAG columns (by device), bucket (with --bucket), rows, first_time, last_time, then per\n"
+        "column <c>_count, _min, _max, _first, _last, _sum (empty for null).\n",
+        kTableSelection,
+        "  --by device|table      one group per device (default) or for the whole table\n"
+        "  --bucket W             time buckets floor(t / W) * W: W an integer in the file's time unit or\n"
+        "                         with ms, s, m, h or d (counted in milliseconds), e.g. 10m\n",
+        kTimes,
+        "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"bucket\", \"rows\",\n"
+        "                         \"first_time\", \"last_time\", \"columns\": {c: {\"count\", \"min\",\n"
+        "                         \"max\", \"first\", \"last\", \"sum\"}}}], \"pages\": {\"from_statistics\",\n"
+        "                         \"decoded\"}, \"chunks\": {\"from_statistics\", \"read\"}}\n");
   } else if (command == "last") {
     text = absl::StrCat(
         "usage: tsread last INPUT... [--table T] [--columns a,b] [--where tag=v]... [--json]\n"

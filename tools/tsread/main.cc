@@ -34,7 +34,7 @@ const std::vector<Command>& Commands() {
        true,
        tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads", "memory-budget"}, {"json"}, true, tsread::cli::RunScan},
-      {"agg", {"table", "columns", "start", "end", "where"}, {"json"}, true, tsread::cli::RunAgg},
+      {"agg", {"table", "columns", "by", "bucket", "start", "end", "where"}, {"json"}, true, tsread::cli::RunAgg},
       {"last", {"table", "columns", "where"}, {"json"}, true, tsread::cli::RunLast},
       {"verify", {}, {}, false, tsread::cli::RunVerify},
       // IN [OUT]: one or two positionals, checked by RunSalvage.

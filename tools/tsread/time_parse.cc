@@ -108,6 +108,26 @@ absl::StatusOr<int64_t> ParseTimeArg(std::string_view flag, std::string_view tex
       "2023-11-14T22:13:20Z, got \"", std::string(text), "\""));
 }
 
+absl::StatusOr<int64_t> ParseDurationArg(std::string_view flag, std::string_view text) {
+  int64_t count = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), count);
+  const std::string_view unit = r.ec == std::errc() ? text.substr(static_cast<size_t>(r.ptr - text.data())) : "";
+  int64_t scale = 0;
+  if (unit.empty()) scale = 1;
+  if (unit == "ms") scale = 1;
+  if (unit == "s") scale = 1000;
+  if (unit == "m") scale = 60 * 1000;
+  if (unit == "h") scale = 3600 * 1000;
+  if (unit == "d") scale = kMsPerDay;
+  int64_t width = 0;
+  if (r.ec != std::errc() || scale == 0 || count <= 0 || __builtin_mul_overflow(count, scale, &width)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", std::string(flag), " needs a positive duration: an integer in the file's time unit, or with ms, s, m, h "
+        "or d (counted in milliseconds), such as 10m; got \"", std::string(text), "\""));
+  }
+  return width;
+}
+
 std::string FormatIsoMillis(int64_t ms) {
   // Floor division: times before 1970 count back from the day's start.
   int64_t days = ms / kMsPerDay;

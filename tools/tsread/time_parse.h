@@ -17,6 +17,11 @@ namespace tsread::cli {
 // digits, truncated to ms). InvalidArgument naming `flag` otherwise.
 absl::StatusOr<int64_t> ParseTimeArg(std::string_view flag, std::string_view text);
 
+// A positive duration: an integer in the file's time unit ("600000"), or a number with a unit
+// counted in milliseconds, as ISO times are: "500ms", "30s", "10m", "1h", "7d". InvalidArgument
+// naming `flag` otherwise (zero, negative, or too large for int64).
+absl::StatusOr<int64_t> ParseDurationArg(std::string_view flag, std::string_view text);
+
 // Epoch milliseconds as "YYYY-MM-DDTHH:MM:SS.mmmZ" (proleptic Gregorian, UTC).
 std::string FormatIsoMillis(int64_t ms);
 

@@ -92,22 +92,21 @@ void ColumnAggregate::AddRow(const ColumnVector& values, size_t r, int64_t time)
 }
 
 template <typename T, typename Store>
-void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, Store store) {
+void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, size_t begin,
+                                 size_t end, Store store) {
   // The numeric case: `store(value, slot)` writes a value into the member its type uses. Without
   // nulls one typed loop, not an AggregateValue per row.
-  const size_t n = values.length;
+  if (begin >= end) return;
   const bool all_valid = values.null_count == 0;
-  if (all_valid && n > 0 && type_ != DataType::kBoolean) {
+  if (all_valid && type_ != DataType::kBoolean) {
     // No nulls: the first row seeds an empty aggregate, then one tight loop of compares and sums.
-    if (count_ == 0) {
-      store(data[0], first_);
-      store(data[0], min_);
-      store(data[0], max_);
-      first_time_ = times[0];
-    }
+    AggregateValue edge;
+    store(data[begin], edge);
+    if (count_ == 0) min_ = max_ = edge;
+    TakeFirst(edge, times[begin]);
     if constexpr (std::is_floating_point_v<T>) {
       double lo = min_.d, hi = max_.d, sum = 0;
-      for (size_t r = 0; r < n; ++r) {
+      for (size_t r = begin; r < end; ++r) {
         const double v = data[r];
         lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
         hi = v > hi ? v : hi;
@@ -119,7 +118,7 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
     } else {
       int64_t lo = min_.i, hi = max_.i;
       __int128 sum = 0;
-      for (size_t r = 0; r < n; ++r) {
+      for (size_t r = begin; r < end; ++r) {
         const int64_t v = data[r];
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
@@ -129,13 +128,13 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
       max_.i = hi;
       if (type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += sum;
     }
-    store(data[n - 1], last_);
-    last_time_ = times[n - 1];
-    count_ += n;
+    store(data[end - 1], edge);
+    TakeLast(edge, times[end - 1]);
+    count_ += end - begin;
     return;
   }
   // With nulls (and BOOLEAN, which has no min/max to keep): value by value.
-  for (size_t r = 0; r < n; ++r) {
+  for (size_t r = begin; r < end; ++r) {
     if (!all_valid && !values.IsValid(r)) continue;
     AggregateValue v;
     store(data[r], v);
@@ -143,34 +142,44 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
   }
 }
 
-void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times) {
+void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
   const auto as_int = [](int64_t v, AggregateValue& slot) { slot.i = v; };
   const auto as_double = [](double v, AggregateValue& slot) { slot.d = v; };
   switch (PhysicalTypeOf(type_)) {
     case PhysicalType::kBoolean: {
       const auto as_bool = [](uint8_t v, AggregateValue& slot) { slot.i = v != 0; };
-      return AddNumbers(values, values.bools.data(), times, as_bool);
+      return AddNumbers(values, values.bools.data(), times, begin, end, as_bool);
     }
-    case PhysicalType::kInt32: return AddNumbers(values, values.int32s.data(), times, as_int);
-    case PhysicalType::kInt64: return AddNumbers(values, values.int64s.data(), times, as_int);
-    case PhysicalType::kFloat: return AddNumbers(values, values.floats.data(), times, as_double);
-    case PhysicalType::kDouble: return AddNumbers(values, values.doubles.data(), times, as_double);
+    case PhysicalType::kInt32: return AddNumbers(values, values.int32s.data(), times, begin, end, as_int);
+    case PhysicalType::kInt64: return AddNumbers(values, values.int64s.data(), times, begin, end, as_int);
+    case PhysicalType::kFloat: return AddNumbers(values, values.floats.data(), times, begin, end, as_double);
+    case PhysicalType::kDouble: return AddNumbers(values, values.doubles.data(), times, begin, end, as_double);
     case PhysicalType::kBinary:
-      for (size_t r = 0; r < values.length; ++r) AddRow(values, r, times[r]);
+      for (size_t r = begin; r < end; ++r) AddRow(values, r, times[r]);
       return;
   }
 }
 
+void ColumnAggregate::TakeFirst(const AggregateValue& v, int64_t time) {
+  if (count_ > 0 && time >= first_time_) return;
+  first_ = v;
+  first_time_ = time;
+}
+
+void ColumnAggregate::TakeLast(const AggregateValue& v, int64_t time) {
+  if (count_ > 0 && time < last_time_) return;
+  last_ = v;
+  last_time_ = time;
+}
+
 void ColumnAggregate::AddValue(const AggregateValue& v, int64_t time) {
   if (count_ == 0) {
-    first_ = v;
-    first_time_ = time;
     min_ = max_ = v;
   } else {
     TakeMinMax(v, v);
   }
-  last_ = v;
-  last_time_ = time;
+  TakeFirst(v, time);
+  TakeLast(v, time);
   ++count_;
   if (type_ == DataType::kBoolean || type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += v.i;
   if (IsFloating(type_)) float_sum_ += v.d;

@@ -56,10 +56,13 @@ class ColumnAggregate {
   bool StatisticsAreExact(const Statistics& s) const;
   // Adds the values `s` describes (their time range s.start_time..s.end_time).
   void AddStatistics(const Statistics& s);
-  // Adds row `r` of `values` (null rows are skipped), at `time`. Rows come in time order.
+  // Adds row `r` of `values` (null rows are skipped), at `time`. Rows may come in any order: the
+  // earliest time keeps its first value, the latest (the last added among equal times) its last.
   void AddRow(const ColumnVector& values, size_t r, int64_t time);
-  // Adds every row of `values` (times[r] the time of row r): AddRow for each, in typed loops.
-  void AddRows(const ColumnVector& values, const int64_t* times);
+  // Adds rows [begin, end) of `values` (times[r] the time of row r, ascending): AddRow for each,
+  // in typed loops.
+  void AddRows(const ColumnVector& values, const int64_t* times, size_t begin, size_t end);
+  void AddRows(const ColumnVector& values, const int64_t* times) { AddRows(values, times, 0, values.length); }
   // Adds another group's values of the same column (a later file's: on equal times its last wins
   // and its first does not).
   void Merge(const ColumnAggregate& other);
@@ -67,7 +70,11 @@ class ColumnAggregate {
  private:
   void AddValue(const AggregateValue& v, int64_t time);
   template <typename T, typename Store>
-  void AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, Store store);
+  void AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, size_t begin, size_t end,
+                  Store store);
+  // A first (last) value at `time` replaces the kept one when earlier (not earlier).
+  void TakeFirst(const AggregateValue& v, int64_t time);
+  void TakeLast(const AggregateValue& v, int64_t time);
   void TakeMinMax(const AggregateValue& min, const AggregateValue& max);
 
   DataType type_;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tsread/aggregate/device_aggregate.h"
+#include "tsread/aggregate/table_aggregate.h"
 #include "tsread/common/calendar.h"
 #include "tsread/common/utf8.h"
 #include "tsread/duckdb/function_support.h"
@@ -45,7 +45,7 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
   bind->options.table = *table;
-  // The columns AggregateByDevice gives: the TAG columns, then every FIELD column, in schema order.
+  // The columns Aggregate gives: the TAG columns, then every FIELD column, in schema order.
   absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
   if (!schema.ok()) return schema.status();
   for (const ColumnSchema& c : schema->columns) {
@@ -62,7 +62,7 @@ absl::Status Bind(duckdb_bind_info info) {
 absl::Status Init(duckdb_init_info info) {
   const auto* bind = static_cast<const LastBind*>(duckdb_init_get_bind_data(info));
   auto state = std::make_unique<LastState>();
-  absl::StatusOr<TableAggregate> result = AggregateByDevice(*bind->dataset, bind->options);
+  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, bind->options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
   duckdb_init_set_init_data(info, state.release(), DeleteAs<LastState>);
@@ -91,7 +91,7 @@ absl::Status WriteTime(duckdb_vector vector, size_t row, int64_t t, const TimeMa
 
 // The latest value of `c` into row `row` of `vector` (NULL when the device has none).
 absl::Status WriteLast(duckdb_vector vector, size_t row, const ColumnAggregate& c, const ColumnSchema& column,
-                       const DeviceAggregate& g, const TimeMapping& time) {
+                       const GroupAggregate& g, const TimeMapping& time) {
   if (c.count() == 0) {
     SetNull(vector, row);
     return absl::OkStatus();
@@ -124,10 +124,10 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const LastBind*>(duckdb_function_get_bind_data(info));
   auto* state = static_cast<LastState*>(duckdb_function_get_init_data(info));
   const TableAggregate& r = state->result;
-  const size_t n = std::min<size_t>(duckdb_vector_size(), r.devices.size() - state->next);
+  const size_t n = std::min<size_t>(duckdb_vector_size(), r.groups.size() - state->next);
   const size_t tags = r.tag_columns.size();
   for (size_t k = 0; k < n; ++k) {
-    const DeviceAggregate& g = r.devices[state->next + k];
+    const GroupAggregate& g = r.groups[state->next + k];
     for (size_t t = 0; t < tags; ++t) {
       duckdb_vector v = duckdb_data_chunk_get_vector(output, t);
       if (!g.tags[t]) {

@@ -30,30 +30,102 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
   plan_ = nullptr;
   group_loaded_ = false;
   next_plan_ = 0;
-  return PlanChunkGroups();
-}
-
-absl::Status AlignedDeviceReader::PlanChunkGroups() {
   plans_.clear();
   const TimeseriesMetadata* time = nullptr;
   for (const TimeseriesMetadata& tsm : *series_) {
     if (tsm.is_time_column()) time = &tsm;
   }
   if (time == nullptr || !range_->Overlaps(time->statistics)) return absl::OkStatus();
+  time_series_ = time;
+  FindColumnSeries();
+  TSREAD_ASSIGN_OR_RETURN(bool taken, FilterTakesDevice(*time));
+  if (taken) return absl::OkStatus();
+  return PlanChunkGroups(*time);
+}
+
+void AlignedDeviceReader::FindColumnSeries() {
+  column_series_.assign(columns_->size(), nullptr);
+  for (size_t j = 0; j < columns_->size(); ++j) {
+    const AlignedColumn& column = (*columns_)[j];
+    if (!column.stored) continue;
+    auto tsm = std::find_if(series_->begin(), series_->end(), [&](const TimeseriesMetadata& s) {
+      return !s.is_time_column() && s.measurement == column.measurement;
+    });
+    if (tsm != series_->end()) column_series_[j] = &*tsm;
+  }
+}
+
+void AlignedDeviceReader::StartFilterView(StatisticsLevel level, const Statistics& time) {
   const size_t n = columns_->size();
-  for (const ChunkMetadata& chunk : time->chunks) {
+  filter_view_.level = level;
+  filter_view_.device = device_;
+  filter_view_.time = &time;
+  filter_view_.time_series = time_series_;
+  filter_view_.complete = true;
+  filter_view_.values.assign(n, nullptr);
+  filter_view_.series = column_series_;
+  filter_view_.chunks.assign(level == StatisticsLevel::kChunkGroup ? n : 0, nullptr);
+  filter_view_.headers.assign(level == StatisticsLevel::kPage ? n : 0, nullptr);
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::FilterTakesDevice(const TimeseriesMetadata& time) {
+  if (filter_ == nullptr) return false;
+  StartFilterView(StatisticsLevel::kDevice, time.statistics);
+  for (size_t j = 0; j < column_series_.size(); ++j) {
+    const TimeseriesMetadata* series = column_series_[j];
+    if (series != nullptr && !series->statistics.empty()) filter_view_.values[j] = &series->statistics;
+  }
+  return filter_->Take(filter_view_);
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::FilterTakesChunkGroup(const ChunkGroupPlan& plan) {
+  if (filter_ == nullptr) return false;
+  StartFilterView(StatisticsLevel::kChunkGroup, plan.time_chunk->statistics);
+  for (size_t j = 0; j < plan.value_chunks.size(); ++j) {
+    if (plan.value_chunks[j] == nullptr) continue;
+    filter_view_.chunks[j] = plan.value_chunks[j];
+    filter_view_.values[j] = &plan.value_chunks[j]->statistics;
+  }
+  return filter_->Take(filter_view_);
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::FilterTakesPage(size_t k, const Statistics& time) {
+  if (filter_ == nullptr) return false;
+  StartFilterView(StatisticsLevel::kPage, time);
+  // The only page of a chunk has no statistics of its own: its chunk's are its (§3). A page of a
+  // multi-page chunk without them can only be decoded.
+  if (!time_chunk_.pages[k].header.statistics.has_value() && time_chunk_.pages.size() != 1) {
+    filter_view_.complete = false;
+  }
+  for (size_t j = 0; j < value_chunks_.size(); ++j) {
+    if (!value_chunks_[j].has_value()) continue;
+    const ChunkData& chunk = *value_chunks_[j];
+    const PageHeader& page = chunk.pages[k].header;
+    filter_view_.headers[j] = &chunk.header;
+    if (page.uncompressed_size == 0) continue;  // an empty page: all null (§8.3)
+    if (page.statistics.has_value()) {
+      filter_view_.values[j] = &*page.statistics;
+    } else if (chunk.pages.size() == 1) {
+      filter_view_.values[j] = &plan_->value_chunks[j]->statistics;
+    } else {
+      filter_view_.complete = false;
+    }
+  }
+  TSREAD_ASSIGN_OR_RETURN(bool taken, filter_->Take(filter_view_));
+  return taken && filter_view_.complete;
+}
+
+absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time) {
+  const size_t n = columns_->size();
+  for (const ChunkMetadata& chunk : time.chunks) {
     plans_.push_back(ChunkGroupPlan{&chunk, std::vector<const ChunkMetadata*>(n, nullptr)});
   }
   // Pair each value chunk with the time chunk written just before it in its chunk group (§5:
   // robust to value columns missing from some groups).
   for (size_t j = 0; j < n; ++j) {
     const AlignedColumn& column = (*columns_)[j];
-    if (!column.stored) continue;
-    auto tsm = std::find_if(series_->begin(), series_->end(), [&](const TimeseriesMetadata& s) {
-      return !s.is_time_column() && s.measurement == column.measurement;
-    });
-    if (tsm == series_->end()) continue;
-    for (const ChunkMetadata& chunk : tsm->chunks) {
+    if (column_series_[j] == nullptr) continue;
+    for (const ChunkMetadata& chunk : column_series_[j]->chunks) {
       auto after = std::upper_bound(plans_.begin(), plans_.end(), chunk.offset,
                                     [](int64_t offset, const ChunkGroupPlan& p) { return offset < p.time_chunk->offset; });
       if (after == plans_.begin()) {
@@ -179,11 +251,16 @@ absl::Status AlignedDeviceReader::ReservePageWork(size_t k) {
 
 absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   ReleaseChunks();
-  if (next_plan_ >= plans_.size()) return false;
-  plan_ = &plans_[next_plan_++];
-  next_page_ = 0;
-  chunk_last_time_.reset();
-  return true;
+  while (next_plan_ < plans_.size()) {
+    plan_ = &plans_[next_plan_++];
+    TSREAD_ASSIGN_OR_RETURN(bool taken, FilterTakesChunkGroup(*plan_));
+    if (taken) continue;
+    next_page_ = 0;
+    chunk_last_time_.reset();
+    return true;
+  }
+  plan_ = nullptr;
+  return false;
 }
 
 void AlignedDeviceReader::KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
@@ -220,7 +297,11 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   for (size_t j = 0; j < columns.size(); ++j) columns[j].type = (*columns_)[j].data_type;
   const Statistics& page_statistics =
       time_page.header.statistics.has_value() ? *time_page.header.statistics : plan_->time_chunk->statistics;
-  if (!range_->Overlaps(page_statistics)) {
+  bool skip = !range_->Overlaps(page_statistics);
+  if (!skip) {
+    TSREAD_ASSIGN_OR_RETURN(skip, FilterTakesPage(k, page_statistics));
+  }
+  if (skip) {
     times.clear();
     for (ColumnVector& column : columns) column.Clear();
     return true;

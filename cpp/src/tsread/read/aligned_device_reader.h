@@ -15,6 +15,7 @@
 #include "tsread/read/column_vector.h"
 #include "tsread/read/memory_budget.h"
 #include "tsread/read/page_decoder.h"
+#include "tsread/read/statistics_filter.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -47,6 +48,13 @@ class AlignedDeviceReader {
                      const std::vector<TimeseriesMetadata>& series, const std::vector<AlignedColumn>& columns,
                      const TimeRange& range, const ReadLimits& limits, MemoryBudget* budget = nullptr);
 
+  // Asks `filter` (nullptr: none) about the rows of `device` (the next Reset's) before they are
+  // loaded and decoded (statistics_filter.h). Both must outlive the reader's use of the device.
+  void SetStatisticsFilter(StatisticsFilter* filter, const DeviceId* device) {
+    filter_ = filter;
+    device_ = device;
+  }
+
   // With a budget: frees the loaded chunks and page buffers and gives their bytes back, before the
   // caller waits for something else (the next NextPage reloads the current chunk group). Without
   // one: nothing (buffers are kept for reuse).
@@ -67,7 +75,14 @@ class AlignedDeviceReader {
     std::vector<const ChunkMetadata*> value_chunks;
   };
 
-  absl::Status PlanChunkGroups();
+  // Each column's series (nullptr: the device has none), into column_series_.
+  void FindColumnSeries();
+  absl::Status PlanChunkGroups(const TimeseriesMetadata& time);
+  // Whether the filter takes the whole device / the chunk group `plan` / page k of plan_.
+  absl::StatusOr<bool> FilterTakesDevice(const TimeseriesMetadata& time);
+  absl::StatusOr<bool> FilterTakesChunkGroup(const ChunkGroupPlan& plan);
+  absl::StatusOr<bool> FilterTakesPage(size_t k, const Statistics& time);
+  void StartFilterView(StatisticsLevel level, const Statistics& time);
   // Moves plan_ to the next chunk group (not loaded yet); false after the last.
   absl::StatusOr<bool> StartNextChunkGroup();
   // Loads plan_'s chunks within the budget, backing off and reloading while it is busy.
@@ -91,6 +106,11 @@ class AlignedDeviceReader {
   const ReadLimits* limits_ = nullptr;
   std::string device_name_;
   const std::vector<TimeseriesMetadata>* series_ = nullptr;
+  const TimeseriesMetadata* time_series_ = nullptr;
+  std::vector<const TimeseriesMetadata*> column_series_;
+  StatisticsFilter* filter_ = nullptr;
+  const DeviceId* device_ = nullptr;
+  RowStatistics filter_view_;  // reused for every question to the filter
   std::vector<ChunkGroupPlan> plans_;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;

@@ -318,6 +318,7 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   batch_.device = &device.id;
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();
+  device_reader_.SetStatisticsFilter(scanner_->options_.statistics_filter, &device.id);
   return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
                               scanner_->options_.time_range, scanner_->options_.limits,
                               scanner_->options_.shared_memory_budget.get());

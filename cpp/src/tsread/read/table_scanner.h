@@ -55,6 +55,10 @@ struct ScanOptions {
   // The budget object itself, to share one budget between scanners (a dataset's files); set from
   // memory_budget when empty.
   std::shared_ptr<MemoryBudget> shared_memory_budget;
+  // Asked before rows are loaded or decoded whether it takes them from their statistics
+  // (statistics_filter.h); what it takes is not in the batches. Not owned; with several threads it
+  // is called from each.
+  StatisticsFilter* statistics_filter = nullptr;
 };
 
 // A device that passed the tag predicates, and where its series metadata is.

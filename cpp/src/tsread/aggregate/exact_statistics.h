@@ -1,0 +1,45 @@
+// When statistics answer exactly: whether the statistics of some rows' values of a FIELD column
+// give what decoding those rows and aggregating them (column_aggregate.h) would.
+//
+// They do not when
+//   - the column is FLOAT or DOUBLE and its chunk is written with an encoding that changes the
+//     values (TS_2DIFF and RLE scale to a precision, SPRINTZ and RLBE likewise): the writer's
+//     statistics describe the values before encoding (format reference §4). PLAIN, GORILLA_V1,
+//     GORILLA and CHIMP keep every bit;
+//   - the column is BLOB: its statistics hold only a count (§4);
+//   - a FLOAT/DOUBLE min or max is NaN (the first value was NaN: merged, it would hide the values
+//     of the rows around it);
+//   - an INT64 sum is beyond what the double it is kept in holds exactly (ColumnAggregate::
+//     StatisticsAreExact);
+//   - they are inconsistent with the time column's statistics of the same rows (more values than
+//     rows, or times outside theirs: what `verify` reports) or the series' declared type differs
+//     from the column's (the scan decides what a mismatch is).
+#ifndef TSREAD_AGGREGATE_EXACT_STATISTICS_H_
+#define TSREAD_AGGREGATE_EXACT_STATISTICS_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "tsread/common/tsfile_enums.h"
+#include "tsread/format/statistics.h"
+#include "tsread/format/timeseries_metadata.h"
+#include "tsread/read/tsfile_reader.h"
+
+namespace tsread {
+
+// Whether an encoding keeps FLOAT/DOUBLE values bit for bit (§3.1).
+bool KeepsFloatsExact(Encoding encoding);
+
+// The encoding-independent conditions: `values` over rows whose time statistics are `time`, of a
+// column declared `type` in the schema and `series_type` in the file.
+bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statistics& values, const Statistics& time);
+
+// Whether the chunk at `chunk_offset`, of series `series`, is written with an encoding that keeps
+// `series`' values exact (always true but for FLOAT and DOUBLE). Reads the chunk's header (a few
+// dozen bytes); a header that cannot be read gives false (decoding then reports what is wrong).
+absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
+                                           int64_t chunk_offset);
+
+}  // namespace tsread
+
+#endif  // TSREAD_AGGREGATE_EXACT_STATISTICS_H_

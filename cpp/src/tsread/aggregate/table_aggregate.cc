@@ -1,0 +1,97 @@
+// Aggregate (table_aggregate.h): one scan per file with a GroupBuilder as its statistics filter,
+// so that what statistics answer is never read and only the rest is decoded.
+#include "tsread/aggregate/table_aggregate.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/aggregate/group_builder.h"
+#include "tsread/dataset/dataset_scanner.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// The FIELD columns asked for, from the reconciled schema.
+absl::StatusOr<std::vector<ColumnSchema>> FieldColumns(const TableSchema& schema, const std::vector<std::string>& names) {
+  std::vector<ColumnSchema> out;
+  if (names.empty()) {
+    for (const ColumnSchema& c : schema.columns) {
+      if (c.category == ColumnCategory::kField) out.push_back(c);
+    }
+    return out;
+  }
+  for (const std::string& name : names) {
+    const ColumnSchema* found = nullptr;
+    for (const ColumnSchema& c : schema.columns) {
+      if (c.name == name) found = &c;
+    }
+    if (found == nullptr || found->category != ColumnCategory::kField) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("table \"", schema.name, "\" has no FIELD column \"", name, "\" to aggregate"));
+    }
+    out.push_back(*found);
+  }
+  return out;
+}
+
+// The result's shape: table, aggregated columns and TAG columns, without groups.
+absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOptions& options) {
+  if (options.bucket_width < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("bucket width must be positive, not ", options.bucket_width));
+  }
+  TableAggregate out;
+  if (options.table.empty()) {
+    TSREAD_ASSIGN_OR_RETURN(out.table, dataset.OnlyTable());
+  } else {
+    out.table = options.table;
+  }
+  TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(out.table));
+  TSREAD_ASSIGN_OR_RETURN(out.columns, FieldColumns(schema, options.columns));
+  for (const ColumnSchema& c : schema.columns) {
+    if (c.category == ColumnCategory::kTag) out.tag_columns.push_back(c.name);
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options) {
+  TSREAD_ASSIGN_OR_RETURN(TableAggregate out, Shape(dataset, options));
+  GroupBuilder builder(out, options);
+
+  DatasetScanOptions scan;
+  scan.table = out.table;
+  scan.time_range = options.time_range;
+  scan.tag_predicates = options.tag_predicates;
+  scan.statistics_filter = &builder;
+  for (const ColumnSchema& c : out.columns) scan.columns.push_back(c.name);
+  // Without FIELD columns the scan still needs a column to read rows by: a TAG column costs no
+  // chunk (its values come from the device id); it is not aggregated.
+  if (scan.columns.empty() && !out.tag_columns.empty()) scan.columns.push_back(out.tag_columns[0]);
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<DatasetScanner> scanner, DatasetScanner::Create(dataset, scan));
+
+  // One cursor for every file: its page buffers are allocated once.
+  std::optional<TableScanner::Cursor> cursor;
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    const std::string& path = dataset.files()[f].path;
+    TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> plan, scanner->PlanFile(f, 1));
+    if (!plan.has_value()) continue;
+    const TableSchema* own = dataset.files()[f].FindTable(out.table);
+    if (own == nullptr) continue;
+    builder.StartFile(*plan->reader, *own);
+    ScanSplit all;
+    all.device_count = plan->scanner->device_count();
+    absl::Status scanned = plan->scanner->ScanSplitRows(all, cursor, [&](const TableBatch& batch) {
+      builder.AddBatch(batch);
+      return absl::OkStatus();
+    });
+    if (!scanned.ok()) return WithFileName(scanned, path);
+  }
+  out.groups = builder.TakeGroups();
+  out.work = builder.work();
+  return out;
+}
+
+}  // namespace tsread

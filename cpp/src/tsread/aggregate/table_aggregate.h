@@ -1,0 +1,72 @@
+// Aggregate: per group of a table's rows (of one file or a dataset) — grouped by device (the
+// default) or the whole table, optionally also by time bucket — its row count, first and last
+// time and, per FIELD column, count, min, max, first, last and sum (column_aggregate.h).
+//
+// Answered from statistics wherever they give exactly what decoding would (exact_statistics.h),
+// coarsest first: a device's series statistics when all its rows are inside the time range and
+// one bucket; else each chunk group's; else each page's; only the pages that straddle the range's
+// ends or a bucket boundary (and those whose statistics cannot be trusted) are decoded, and only
+// the columns asked for. The result always equals an aggregation of the rows a scan returns. A
+// device in several files of a dataset is one group, merged in file order.
+#ifndef TSREAD_AGGREGATE_TABLE_AGGREGATE_H_
+#define TSREAD_AGGREGATE_TABLE_AGGREGATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/aggregate/column_aggregate.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/read/table_scanner.h"
+
+namespace tsread {
+
+enum class AggregateGroupBy { kDevice, kTable };
+
+struct AggregateOptions {
+  std::string table;  // empty: the dataset's only table
+  // FIELD columns, in the order wanted; empty = every FIELD column in schema order.
+  std::vector<std::string> columns;
+  TimeRange time_range;
+  std::vector<TagPredicate> tag_predicates;  // ANDed, as a scan's
+  AggregateGroupBy by = AggregateGroupBy::kDevice;
+  // Time buckets of this width in the file's time unit (time_bucket.h); 0 = none.
+  int64_t bucket_width = 0;
+};
+
+struct GroupAggregate {
+  std::string device;  // the id as `tsread devices` prints it; "" when grouped by table
+  std::vector<std::optional<std::string>> tags;  // per TAG column of TableAggregate::tag_columns
+  std::optional<int64_t> bucket;  // the bucket's first time, with buckets
+  uint64_t rows = 0;  // rows in the range (all-null rows count)
+  int64_t first_time = 0, last_time = 0;
+  std::vector<ColumnAggregate> columns;  // per TableAggregate::columns
+};
+
+// How the answer was found, in chunks and pages of the time column and the columns asked for.
+struct AggregateWork {
+  uint64_t chunks_from_statistics = 0;  // answered by series or chunk statistics, not read
+  uint64_t chunks_read = 0;             // read, their pages answered or decoded one by one
+  uint64_t pages_from_statistics = 0;
+  uint64_t pages_decoded = 0;
+};
+
+struct TableAggregate {
+  std::string table;
+  std::vector<ColumnSchema> columns;      // the aggregated FIELD columns
+  std::vector<std::string> tag_columns;   // the table's TAG columns (reconciled schema order)
+  // Groups with rows in the range: by device, devices first seen first, then buckets in time
+  // order; by table, buckets in time order.
+  std::vector<GroupAggregate> groups;
+  AggregateWork work;
+};
+
+// Errors: InvalidArgument for an unknown table, a column that is not one of its FIELD columns or a
+// negative bucket width; a file's errors name it.
+absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options);
+
+}  // namespace tsread
+
+#endif  // TSREAD_AGGREGATE_TABLE_AGGREGATE_H_

@@ -1,0 +1,56 @@
+// StatisticsFilter: lets a scan's caller take rows from their statistics instead of having them
+// decoded — an aggregation answers a whole device, chunk group or page from what the writer
+// recorded (format reference §4) and only the rest is decoded. The aligned device reader asks
+// the filter about every device, then every chunk group, then every page whose rows overlap the
+// scan's time range, coarsest first, before it loads or decodes them; what the filter takes is
+// neither loaded nor decoded, and the batches carry only the other rows.
+#ifndef TSREAD_READ_STATISTICS_FILTER_H_
+#define TSREAD_READ_STATISTICS_FILTER_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/format/chunk_header.h"
+#include "tsread/format/device_id.h"
+#include "tsread/format/statistics.h"
+#include "tsread/format/timeseries_metadata.h"
+
+namespace tsread {
+
+enum class StatisticsLevel { kDevice, kChunkGroup, kPage };
+
+// The statistics of some rows of one device: a whole device (its series statistics), one chunk
+// group (its ChunkMetadata statistics) or one page (its page header's, or its chunk's for the only
+// page of a chunk). Every vector has one entry per column of the scan, in the scan's order.
+struct RowStatistics {
+  StatisticsLevel level = StatisticsLevel::kDevice;
+  const DeviceId* device = nullptr;
+  // The time column's: how many rows and their time range.
+  const Statistics* time = nullptr;
+  // The time column's series (kDevice: its chunks).
+  const TimeseriesMetadata* time_series = nullptr;
+  // false: some statistics are missing where the format puts them (a page of a multi-page chunk
+  // without its own, §3). The rows are decoded whatever Take answers; it is told so it can count.
+  bool complete = true;
+  // Each column's statistics over these rows; nullptr when it has no values in them (a column the
+  // device lacks, an all-null chunk or page, a TAG or ATTRIBUTE column).
+  std::vector<const Statistics*> values;
+  // Each column's series (its declared type and, for kDevice, every chunk); nullptr as above.
+  std::vector<const TimeseriesMetadata*> series;
+  // kChunkGroup: each column's chunk in this group (where its header is); nullptr as above.
+  std::vector<const ChunkMetadata*> chunks;
+  // kPage: each column's loaded chunk header (its encoding); nullptr as above.
+  std::vector<const ChunkHeader*> headers;
+};
+
+class StatisticsFilter {
+ public:
+  virtual ~StatisticsFilter() = default;
+  // true: the filter has taken these rows from their statistics; they are not decoded. Called on
+  // the thread that decodes them (several at once in a multi-threaded scan). An error ends the scan.
+  virtual absl::StatusOr<bool> Take(const RowStatistics& rows) = 0;
+};
+
+}  // namespace tsread
+
+#endif  // TSREAD_READ_STATISTICS_FILTER_H_
