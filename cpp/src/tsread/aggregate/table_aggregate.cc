@@ -48,7 +48,9 @@ absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOpti
     out.table = options.table;
   }
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(out.table));
-  TSREAD_ASSIGN_OR_RETURN(out.columns, FieldColumns(schema, options.columns));
+  if (!options.no_columns) {
+    TSREAD_ASSIGN_OR_RETURN(out.columns, FieldColumns(schema, options.columns));
+  }
   for (const ColumnSchema& c : schema.columns) {
     if (c.category == ColumnCategory::kTag) out.tag_columns.push_back(c.name);
   }

@@ -27,8 +27,10 @@ enum class AggregateGroupBy { kDevice, kTable };
 
 struct AggregateOptions {
   std::string table;  // empty: the dataset's only table
-  // FIELD columns, in the order wanted; empty = every FIELD column in schema order.
+  // FIELD columns, in the order wanted; empty = every FIELD column in schema order, unless
+  // `no_columns` (the groups' rows and times alone).
   std::vector<std::string> columns;
+  bool no_columns = false;
   TimeRange time_range;
   std::vector<TagPredicate> tag_predicates;  // ANDed, as a scan's
   AggregateGroupBy by = AggregateGroupBy::kDevice;

@@ -99,7 +99,8 @@ absl::StatusOr<bool> DatasetScanner::MayHaveRowsInRange(const TsFileReader& read
   }
 }
 
-absl::StatusOr<std::optional<DatasetScanner::FileScan>> DatasetScanner::PlanFile(size_t index, int threads) const {
+absl::StatusOr<std::optional<DatasetScanner::FileScan>> DatasetScanner::PlanFile(size_t index, int threads,
+                                                                         StatisticsFilter* filter) const {
   const DatasetFile& file = dataset_->files()[index];
   if (!file.status.ok()) return file.status;
   const TableSchema* table = file.FindTable(options_.table);
@@ -121,6 +122,7 @@ absl::StatusOr<std::optional<DatasetScanner::FileScan>> DatasetScanner::PlanFile
   ScanOptions options = options_;
   options.tag_predicates = std::move(*predicates);
   options.num_threads = threads;
+  if (filter != nullptr) options.statistics_filter = filter;
   absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, std::move(options));
   if (!scanner.ok()) return WithFileName(scanner.status(), file.path);
   if ((*scanner)->device_count() == 0) return std::nullopt;

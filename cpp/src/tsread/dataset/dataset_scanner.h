@@ -108,8 +108,9 @@ class DatasetScanner {
     std::unique_ptr<TableScanner> scanner;
   };
   // Plans file `index`: nullopt when the file cannot contribute rows (see above); errors name
-  // the file. `threads` is the file scanner's num_threads.
-  absl::StatusOr<std::optional<FileScan>> PlanFile(size_t index, int threads) const;
+  // the file. `threads` is the file scanner's num_threads; a `filter` replaces the options'
+  // statistics_filter for this file's scan (one per thread that scans it: filters keep state).
+  absl::StatusOr<std::optional<FileScan>> PlanFile(size_t index, int threads, StatisticsFilter* filter = nullptr) const;
 
  private:
   friend class SplitReader;

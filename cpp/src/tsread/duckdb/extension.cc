@@ -8,6 +8,7 @@
 
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/metadata_functions.h"
+#include "tsread/duckdb/tsfile_aggregate.h"
 #include "tsread/duckdb/tsfile_last.h"
 #include "tsread/duckdb/read_tsfile.h"
 #include "tsread/duckdb/read_tsfile_tree.h"
@@ -45,6 +46,7 @@ const char* RegisterFunctions(duckdb_connection connection) {
   if (!RegisterTsfileMetadata(connection)) return "tsfile_metadata";
   if (!RegisterTsfileDevices(connection)) return "tsfile_devices";
   if (!RegisterTsfileLast(connection)) return "tsfile_last";
+  if (!RegisterTsfileAggregate(connection)) return "tsfile_aggregate";
   return nullptr;
 }
 

@@ -19,10 +19,31 @@ namespace tsread::duckdb_ext {
 namespace read_tsfile_internal {
 namespace {
 
+// rows_only: up to a vector of the counted rows, with no values but the file's name.
+absl::Status ScanCountedRows(GlobalState& global, LocalState& local, duckdb_data_chunk output) {
+  if (local.pending_rows == 0) {
+    if (absl::Status s = NextBatch(global, local); !s.ok()) return s;
+  }
+  const size_t rows = static_cast<size_t>(std::min<uint64_t>(duckdb_vector_size(), local.pending_rows));
+  local.pending_rows -= rows;
+  for (size_t i = 0; i < global.out.size() && rows > 0; ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    if (global.out[i].kind == OutColumn::kFilename) {
+      SetAllValid(vector, rows);
+      FillConstantString(vector, rows, *local.path);
+    } else {
+      std::memset(duckdb_vector_get_data(vector), 0, rows * sizeof(int64_t));  // a row id: zeros
+    }
+  }
+  duckdb_data_chunk_set_size(output, rows);
+  return absl::OkStatus();
+}
+
 absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
   auto* bind = static_cast<BindData*>(duckdb_function_get_bind_data(info));
   auto* global = static_cast<GlobalState*>(duckdb_function_get_init_data(info));
   auto* local = static_cast<LocalState*>(duckdb_function_get_local_init_data(info));
+  if (global->rows_only) return ScanCountedRows(*global, *local, output);
   if (local->batch == nullptr || local->offset >= local->batch->num_rows()) {
     if (absl::Status s = NextBatch(*global, *local); !s.ok()) return s;
     if (local->batch == nullptr) {

@@ -112,6 +112,10 @@ absl::Status Init(duckdb_init_info info) {
     }
     state->out.push_back(out);
   }
+  state->rows_only = options.columns.empty() && std::none_of(state->out.begin(), state->out.end(), [](const OutColumn& c) {
+                       return c.kind == OutColumn::kTime;
+                     });
+  state->range = bind->range;
   if (options.columns.empty() && !bind->schema.columns.empty()) {
     // Only time, filename or a row count: read the cheapest column (a TAG if any). Empty would mean all.
     const ColumnSchema* pick = &bind->schema.columns[0];
@@ -142,6 +146,13 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
     if (local.in_split) {
       absl::StatusOr<TableBatch*> batch = local.cursor->Next();
       if (!batch.ok()) return WithFileName(batch.status(), *local.path);
+      if (global.rows_only) {
+        // Decoded rows (of pages the range cuts) and the rows their statistics counted alike.
+        local.pending_rows += local.counter.TakeCounted() + (*batch == nullptr ? 0 : (*batch)->num_rows());
+        if (*batch == nullptr) local.in_split = false;
+        if (local.pending_rows > 0) return absl::OkStatus();
+        continue;
+      }
       if (*batch != nullptr && (*batch)->num_rows() > 0) {
         local.batch = *batch;
         return absl::OkStatus();
@@ -156,7 +167,9 @@ absl::Status NextBatch(GlobalState& global, LocalState& local) {
     if (local.plan_file != split.file) {
       local.plan.reset();
       local.plan_file.reset();
-      absl::StatusOr<std::optional<DatasetScanner::FileScan>> plan = global.scanner->PlanFile(split.file, 1);
+      local.counter = RowCounter(global.range);
+      absl::StatusOr<std::optional<DatasetScanner::FileScan>> plan =
+          global.scanner->PlanFile(split.file, 1, global.rows_only ? &local.counter : nullptr);
       if (!plan.ok()) return WithFileName(plan.status(), *local.path);
       if (!plan->has_value()) {
         return absl::FailedPreconditionError(absl::StrCat(*local.path, ": the file has no rows for this split any more"));

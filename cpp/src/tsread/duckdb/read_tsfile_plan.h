@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tsread/aggregate/row_counter.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/duckdb/duckdb_api.h"
@@ -34,6 +35,10 @@ struct GlobalState {
   std::vector<DatasetSplit> splits;
   std::atomic<size_t> next_split{0};
   std::vector<OutColumn> out;
+  // No time or table column is asked for (`count(*)`, or only filename): rows are counted, from
+  // statistics where the range covers them (RowCounter), and delivered without values.
+  bool rows_only = false;
+  TimeRange range;
 };
 
 // A scanning thread's position: the plan of the file it is in (kept while its next splits are of
@@ -49,6 +54,10 @@ struct LocalState {
   const std::string* path = nullptr;
   const TableBatch* batch = nullptr;  // valid until the cursor's next call
   size_t offset = 0;                  // the batch's first row not yet delivered
+  // rows_only: the filter of this thread's file scans, and the rows counted but not delivered
+  // (all of the file at `path`).
+  RowCounter counter;
+  uint64_t pending_rows = 0;
 };
 
 // Cardinality from metadata: the estimated rows of up to kEstimateFiles files, scaled by bytes to
@@ -59,7 +68,7 @@ absl::StatusOr<uint64_t> EstimateRows(const Dataset& dataset, const DatasetScann
 absl::Status Init(duckdb_init_info info);
 
 // Moves the thread to its next non-empty batch (local.batch nullptr when every split is done),
-// taking splits as needed.
+// taking splits as needed; rows_only: to its next rows (local.pending_rows 0 when done).
 absl::Status NextBatch(GlobalState& global, LocalState& local);
 
 }  // namespace tsread::duckdb_ext::read_tsfile_internal

@@ -194,6 +194,33 @@ absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMappin
   return range;
 }
 
+absl::StatusOr<int64_t> NamedBucketWidth(duckdb_bind_info info, const TimeMapping& mapping, const char* function) {
+  duckdb_value v = duckdb_bind_get_named_parameter(info, "bucket");
+  if (!v) return 0;
+  const bool given = !duckdb_is_null_value(v);
+  const duckdb_type id = given ? duckdb_get_type_id(duckdb_get_value_type(v)) : DUCKDB_TYPE_INVALID;
+  Nanos stored = 0;
+  bool ok = false;
+  if (IsIntegerType(id) || id == DUCKDB_TYPE_INTEGER_LITERAL) {
+    stored = duckdb_get_int64(v);
+    ok = true;
+  } else if (id == DUCKDB_TYPE_INTERVAL) {
+    const duckdb_interval interval = duckdb_get_interval(v);
+    const Nanos nanos = (Nanos{interval.days} * 86'400'000'000 + interval.micros) * kNanosPerMicro;
+    const Nanos unit = NanosPerUnit(mapping.unit);
+    stored = nanos / unit;
+    ok = interval.months == 0 && nanos % unit == 0;
+  }
+  duckdb_destroy_value(&v);
+  if (!given) return 0;
+  if (!ok || stored <= 0 || stored > std::numeric_limits<int64_t>::max()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        function, ": bucket takes a positive INTERVAL without months and in whole units of the file's time unit ",
+        "(INTERVAL 10 MINUTE, INTERVAL '1 hour') or a positive BIGINT in that unit"));
+  }
+  return static_cast<int64_t>(stored);
+}
+
 void AddTimeMappingParameters(duckdb_table_function function) {
   AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "time_as", DUCKDB_TYPE_VARCHAR);

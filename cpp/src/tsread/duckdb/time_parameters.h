@@ -42,6 +42,11 @@ absl::StatusOr<TimeMapping> NamedTimeMapping(duckdb_bind_info info, const char* 
 // times inside the given instants. InvalidArgument naming the parameter and what it takes.
 absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMapping& mapping, const char* function);
 
+// `bucket`: a time bucket width in stored units, 0 when absent or NULL. An INTERVAL of days, hours,
+// minutes, seconds and fractions (no months: they have no fixed length; a whole number of the
+// file's unit), or a positive integer in the file's unit. InvalidArgument naming `function` otherwise.
+absl::StatusOr<int64_t> NamedBucketWidth(duckdb_bind_info info, const TimeMapping& mapping, const char* function);
+
 // Registers time_unit and time_as (every function), or start_time, end_time and
 // end_time_exclusive (functions that scan rows) on `function`.
 void AddTimeMappingParameters(duckdb_table_function function);

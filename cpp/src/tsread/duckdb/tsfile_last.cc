@@ -11,8 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tsread/aggregate/table_aggregate.h"
-#include "tsread/common/calendar.h"
-#include "tsread/common/utf8.h"
+#include "tsread/duckdb/aggregate_vectors.h"
 #include "tsread/duckdb/function_support.h"
 #include "tsread/duckdb/table_parameters.h"
 #include "tsread/duckdb/time_parameters.h"
@@ -69,26 +68,6 @@ absl::Status Init(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
-absl::Status WriteText(duckdb_vector vector, size_t row, std::string_view text, const std::string& column,
-                       const std::string& device) {
-  if (!ValidUtf8(text)) {
-    return absl::DataLossError(absl::StrCat(kFunction, ": device \"", device, "\", column \"", column,
-                                            "\": a value is not valid UTF-8"));
-  }
-  SetString(vector, row, text);
-  return absl::OkStatus();
-}
-
-absl::Status WriteTime(duckdb_vector vector, size_t row, int64_t t, const TimeMapping& time, const std::string& what) {
-  std::optional<int64_t> out = ToOutputTime(t, time);
-  if (!out) {
-    return absl::OutOfRangeError(
-        absl::StrCat(kFunction, ": ", what, ": time ", t, " is out of range of TIMESTAMP ", kTimeRangeAdvice));
-  }
-  static_cast<int64_t*>(duckdb_vector_get_data(vector))[row] = *out;
-  return absl::OkStatus();
-}
-
 // The latest value of `c` into row `row` of `vector` (NULL when the device has none).
 absl::Status WriteLast(duckdb_vector vector, size_t row, const ColumnAggregate& c, const ColumnSchema& column,
                        const GroupAggregate& g, const TimeMapping& time) {
@@ -96,28 +75,7 @@ absl::Status WriteLast(duckdb_vector vector, size_t row, const ColumnAggregate& 
     SetNull(vector, row);
     return absl::OkStatus();
   }
-  const AggregateValue& v = c.last();
-  void* data = duckdb_vector_get_data(vector);
-  switch (column.data_type) {
-    case DataType::kBoolean: static_cast<bool*>(data)[row] = v.i != 0; break;
-    case DataType::kInt32: static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v.i); break;
-    case DataType::kInt64: static_cast<int64_t*>(data)[row] = v.i; break;
-    case DataType::kFloat: static_cast<float*>(data)[row] = static_cast<float>(v.d); break;
-    case DataType::kDouble: static_cast<double*>(data)[row] = v.d; break;
-    case DataType::kTimestamp: return WriteTime(vector, row, v.i, time, absl::StrCat("column \"", column.name, "\""));
-    case DataType::kDate: {
-      const std::optional<int32_t> days = DaysFromYyyyMmDd(static_cast<int32_t>(v.i));
-      if (!days) {
-        return absl::DataLossError(absl::StrCat(kFunction, ": device \"", g.device, "\", column \"", column.name,
-                                                "\": DATE value ", v.i, " names no calendar day"));
-      }
-      static_cast<int32_t*>(data)[row] = *days;
-      break;
-    }
-    case DataType::kBlob: SetString(vector, row, v.s); break;
-    default: return WriteText(vector, row, v.s, column.name, g.device);
-  }
-  return absl::OkStatus();
+  return WriteValue(vector, row, column.data_type, c.last(), time, ValueContext{kFunction, g.device, column.name});
 }
 
 absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
@@ -132,11 +90,13 @@ absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
       duckdb_vector v = duckdb_data_chunk_get_vector(output, t);
       if (!g.tags[t]) {
         SetNull(v, k);
-      } else if (absl::Status s = WriteText(v, k, *g.tags[t], r.tag_columns[t], g.device); !s.ok()) {
+      } else if (absl::Status s = WriteText(v, k, *g.tags[t], ValueContext{kFunction, g.device, r.tag_columns[t]});
+                 !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = WriteTime(duckdb_data_chunk_get_vector(output, tags), k, g.last_time, bind->time, g.device);
+    if (absl::Status s = WriteTime(duckdb_data_chunk_get_vector(output, tags), k, g.last_time, bind->time,
+                                   ValueContext{kFunction, g.device, "time"});
         !s.ok()) {
       return s;
     }

@@ -1,0 +1,205 @@
+// tsfile_aggregate (tsfile_aggregate.h): bind (the output columns from the reconciled schema),
+// init (the aggregates of the FIELD columns the query uses, computed once), scan (a vector of
+// groups at a time).
+#include "tsread/duckdb/tsfile_aggregate.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/aggregate/table_aggregate.h"
+#include "tsread/duckdb/aggregate_vectors.h"
+#include "tsread/duckdb/function_support.h"
+#include "tsread/duckdb/table_parameters.h"
+#include "tsread/duckdb/time_parameters.h"
+
+namespace tsread::duckdb_ext {
+namespace {
+
+constexpr const char* kFunction = "tsfile_aggregate";
+
+// What an output column holds: a TAG value, a group's key or times, or aggregate `what` of FIELD
+// column `index` (of AggregateBind::fields).
+struct OutputColumn {
+  enum Kind { kTag, kBucket, kRows, kFirstTime, kLastTime, kCount, kMin, kMax, kFirst, kLast, kSum } kind = kRows;
+  size_t index = 0;
+};
+
+struct AggregateBind {
+  std::unique_ptr<Dataset> dataset;
+  TimeMapping time;
+  AggregateOptions options;
+  std::vector<ColumnSchema> fields;  // the table's FIELD columns, in schema order
+  std::vector<std::string> tags;     // its TAG columns
+  std::vector<OutputColumn> outputs;
+};
+
+struct AggregateState {
+  TableAggregate result;
+  std::vector<OutputColumn> outputs;     // the projected ones, in chunk order
+  std::vector<size_t> result_column;     // per field: its position in result.columns
+  size_t next = 0;
+};
+
+bool HasMinMax(DataType t) { return ColumnAggregate(t).has_min_max(); }
+bool HasSum(DataType t) { return ColumnAggregate(t).has_sum(); }
+
+void AddOutput(duckdb_bind_info info, AggregateBind& bind, const std::string& name, duckdb_type type,
+               OutputColumn::Kind kind, size_t index = 0) {
+  AddResultColumn(info, name.c_str(), type);
+  bind.outputs.push_back(OutputColumn{kind, index});
+}
+
+void AddOutputs(duckdb_bind_info info, AggregateBind& bind) {
+  for (size_t t = 0; t < bind.tags.size(); ++t) AddOutput(info, bind, bind.tags[t], DUCKDB_TYPE_VARCHAR, OutputColumn::kTag, t);
+  const duckdb_type time = TimestampType(bind.time);
+  AddOutput(info, bind, "bucket", time, OutputColumn::kBucket);
+  AddOutput(info, bind, "rows", DUCKDB_TYPE_BIGINT, OutputColumn::kRows);
+  AddOutput(info, bind, "first_time", time, OutputColumn::kFirstTime);
+  AddOutput(info, bind, "last_time", time, OutputColumn::kLastTime);
+  for (size_t j = 0; j < bind.fields.size(); ++j) {
+    const ColumnSchema& c = bind.fields[j];
+    const duckdb_type value = FieldType(c.data_type, bind.time, false);
+    AddOutput(info, bind, c.name + "_count", DUCKDB_TYPE_BIGINT, OutputColumn::kCount, j);
+    if (HasMinMax(c.data_type)) {
+      AddOutput(info, bind, c.name + "_min", value, OutputColumn::kMin, j);
+      AddOutput(info, bind, c.name + "_max", value, OutputColumn::kMax, j);
+    }
+    AddOutput(info, bind, c.name + "_first", value, OutputColumn::kFirst, j);
+    AddOutput(info, bind, c.name + "_last", value, OutputColumn::kLast, j);
+    if (HasSum(c.data_type)) AddOutput(info, bind, c.name + "_sum", SumType(c.data_type), OutputColumn::kSum, j);
+  }
+}
+
+absl::Status Bind(duckdb_bind_info info) {
+  auto bind = std::make_unique<AggregateBind>();
+  absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, kFunction);
+  if (!time.ok()) return time.status();
+  bind->time = *time;
+  absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, kFunction);
+  if (!range.ok()) return range.status();
+  bind->options.time_range = *range;
+  absl::StatusOr<int64_t> bucket = NamedBucketWidth(info, bind->time, kFunction);
+  if (!bucket.ok()) return bucket.status();
+  bind->options.bucket_width = *bucket;
+  if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
+  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
+  if (!table.ok()) return table.status();
+  bind->options.table = *table;
+  absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
+  if (!schema.ok()) return schema.status();
+  for (const ColumnSchema& c : schema->columns) {
+    if (c.category == ColumnCategory::kTag) bind->tags.push_back(c.name);
+    if (c.category == ColumnCategory::kField) bind->fields.push_back(c);
+  }
+  AddOutputs(info, *bind);
+  duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<AggregateBind>);
+  return absl::OkStatus();
+}
+
+absl::Status Init(duckdb_init_info info) {
+  const auto* bind = static_cast<const AggregateBind*>(duckdb_init_get_bind_data(info));
+  auto state = std::make_unique<AggregateState>();
+  // Only the FIELD columns a projected output needs are aggregated (and decoded where needed).
+  std::vector<bool> used(bind->fields.size(), false);
+  for (idx_t i = 0; i < duckdb_init_get_column_count(info); ++i) {
+    const idx_t id = duckdb_init_get_column_index(info, i);
+    OutputColumn out;  // a virtual column (row id): rows, unused
+    if (id < bind->outputs.size()) out = bind->outputs[id];
+    if (out.kind >= OutputColumn::kCount) used[out.index] = true;
+    state->outputs.push_back(out);
+  }
+  AggregateOptions options = bind->options;
+  state->result_column.assign(bind->fields.size(), 0);
+  for (size_t j = 0; j < bind->fields.size(); ++j) {
+    if (!used[j]) continue;
+    state->result_column[j] = options.columns.size();
+    options.columns.push_back(bind->fields[j].name);
+  }
+  options.no_columns = options.columns.empty();
+  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
+  if (!result.ok()) return result.status();
+  state->result = std::move(*result);
+  duckdb_init_set_init_data(info, state.release(), DeleteAs<AggregateState>);
+  return absl::OkStatus();
+}
+
+// Output column `out` of group `g` into row `row` of `vector`.
+absl::Status WriteOutput(duckdb_vector vector, size_t row, const OutputColumn& out, const GroupAggregate& g,
+                         const AggregateBind& bind, const AggregateState& state) {
+  const std::string_view column = out.kind >= OutputColumn::kCount ? std::string_view(bind.fields[out.index].name)
+                                  : out.kind == OutputColumn::kTag ? std::string_view(bind.tags[out.index])
+                                                                   : std::string_view("time");
+  const ValueContext where{kFunction, g.device, column};
+  switch (out.kind) {
+    case OutputColumn::kTag:
+      if (!g.tags[out.index]) break;
+      return WriteText(vector, row, *g.tags[out.index], where);
+    case OutputColumn::kBucket:
+      if (!g.bucket) break;
+      return WriteTime(vector, row, *g.bucket, bind.time, where);
+    case OutputColumn::kRows:
+      static_cast<int64_t*>(duckdb_vector_get_data(vector))[row] = static_cast<int64_t>(g.rows);
+      return absl::OkStatus();
+    case OutputColumn::kFirstTime: return WriteTime(vector, row, g.first_time, bind.time, where);
+    case OutputColumn::kLastTime: return WriteTime(vector, row, g.last_time, bind.time, where);
+    default: {
+      const ColumnAggregate& c = g.columns[state.result_column[out.index]];
+      if (out.kind == OutputColumn::kCount) {
+        static_cast<int64_t*>(duckdb_vector_get_data(vector))[row] = static_cast<int64_t>(c.count());
+        return absl::OkStatus();
+      }
+      if (c.count() == 0) break;
+      const DataType type = c.type();
+      if (out.kind == OutputColumn::kSum) {
+        WriteSum(vector, row, c);
+        return absl::OkStatus();
+      }
+      const AggregateValue& v = out.kind == OutputColumn::kMin   ? c.min()
+                                : out.kind == OutputColumn::kMax ? c.max()
+                                : out.kind == OutputColumn::kFirst ? c.first()
+                                                                   : c.last();
+      return WriteValue(vector, row, type, v, bind.time, where);
+    }
+  }
+  SetNull(vector, row);
+  return absl::OkStatus();
+}
+
+absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
+  const auto* bind = static_cast<const AggregateBind*>(duckdb_function_get_bind_data(info));
+  auto* state = static_cast<AggregateState*>(duckdb_function_get_init_data(info));
+  const std::vector<GroupAggregate>& groups = state->result.groups;
+  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
+  for (size_t i = 0; i < state->outputs.size(); ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    for (size_t k = 0; k < n; ++k) {
+      if (absl::Status s = WriteOutput(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  state->next += n;
+  duckdb_data_chunk_set_size(output, n);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool RegisterTsfileAggregate(duckdb_connection connection) {
+  duckdb_table_function function = NewDatasetTableFunction(kFunction);
+  AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
+  AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "bucket", DUCKDB_TYPE_ANY);
+  AddTimeRangeParameters(function);
+  duckdb_table_function_supports_projection_pushdown(function, true);
+  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
+}
+
+}  // namespace tsread::duckdb_ext

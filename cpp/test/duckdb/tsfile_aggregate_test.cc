@@ -1,0 +1,115 @@
+// tsfile_aggregate against what SQL computes itself from read_tsfile's rows (GROUP BY device and
+// bucket), and count(*) over read_tsfile (answered from statistics) against count(time) (which
+// decodes every time), with 1 and 2 threads.
+#include <string>
+#include <vector>
+
+#include "duckdb/duckdb_test_base.h"
+
+namespace tsread::testing {
+namespace {
+
+struct Case {
+  std::string file, params, tags;
+  int64_t bucket;  // ms; 0 = none
+};
+
+// The groups of tsfile_aggregate(c) for the exact aggregates (every column but the DOUBLE sum).
+std::string Got(const Case& c) {
+  return "SELECT " + c.tags + ", bucket, rows, first_time, last_time, f_int32_count, f_int32_min, f_int32_max, " +
+         "f_int32_first, f_int32_last, f_int32_sum, f_double_count, f_double_min, f_double_max, f_double_first, " +
+         "f_double_last, f_boolean_sum, f_text_first, f_text_last, f_date_min, f_timestamp_max FROM tsfile_aggregate('" +
+         c.file + "', time_as := 'bigint'" + c.params + (c.bucket ? ", bucket := INTERVAL 1 MILLISECOND * " +
+         std::to_string(c.bucket) : std::string()) + ")";
+}
+
+// The groups' DOUBLE sums.
+std::string GotDoubleSums(const Case& c) {
+  return "SELECT " + c.tags + ", bucket, f_double_sum FROM tsfile_aggregate('" + c.file + "', time_as := 'bigint'" +
+         c.params + (c.bucket ? ", bucket := " + std::to_string(c.bucket) : std::string()) + ")";
+}
+
+// The same aggregates, by SQL over the rows.
+std::string Want(const Case& c) {
+  const std::string bucket = c.bucket ? "time // " + std::to_string(c.bucket) + " * " + std::to_string(c.bucket)
+                                      : std::string("NULL::BIGINT");
+  const auto first = [](const std::string& col) {
+    return "arg_min(" + col + ", time) FILTER (WHERE " + col + " IS NOT NULL)";
+  };
+  const auto last = [](const std::string& col) {
+    return "arg_max(" + col + ", time) FILTER (WHERE " + col + " IS NOT NULL)";
+  };
+  return "SELECT " + c.tags + ", " + bucket + " AS b, count(*), min(time), max(time), count(f_int32), min(f_int32), " +
+         "max(f_int32), " + first("f_int32") + ", " + last("f_int32") + ", sum(f_int32), count(f_double), " +
+         "min(f_double), max(f_double), " + first("f_double") + ", " + last("f_double") + ", " +
+         "sum(f_boolean::INTEGER), " + first("f_text") + ", " + last("f_text") + ", min(f_date), max(f_timestamp) " +
+         "FROM read_tsfile('" + c.file + "', time_as := 'bigint'" + c.params + ") GROUP BY " + c.tags + ", b";
+}
+
+TEST_P(DuckDbTest, TsfileAggregateEqualsGroupByOverTheRows) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  const std::string cut = ", start_time := 1700000500000, end_time := 1700003000000";
+  for (const Case& c : {Case{file, "", "region, id", 0}, Case{file, "", "region, id", 600000},
+                        Case{file, "", "region, id", 3600000}, Case{file, cut, "region, id", 600000},
+                        Case{file, cut + ", tags := MAP {'region': 'east'}", "region, id", 0}}) {
+    SCOPED_TRACE(c.params + " bucket " + std::to_string(c.bucket));
+    const std::string got = Got(c), want = Want(c);
+    EXPECT_GT(Int("SELECT count(*) FROM (" + got + ")"), 0);
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ")"), Int("SELECT count(*) FROM (" + want + ")"));
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + " EXCEPT " + want + ")"), 0);
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + want + " EXCEPT " + got + ")"), 0);
+    // DOUBLE sums: equal to SQL's up to rounding (the writer summed in its order).
+    const std::string bucket = c.bucket ? "time // " + std::to_string(c.bucket) + " * " + std::to_string(c.bucket)
+                                        : std::string("NULL::BIGINT");
+    EXPECT_EQ(Int("SELECT count(*) FROM (SELECT g.bucket FROM (" + GotDoubleSums(c) + ") g JOIN (SELECT " +
+                  "region, id, " + bucket + " AS b, sum(f_double) AS s FROM read_tsfile('" + c.file +
+                  "', time_as := 'bigint'" + c.params + ") GROUP BY ALL) w ON g.region IS NOT DISTINCT FROM w.region " +
+                  "AND g.id IS NOT DISTINCT FROM w.id AND g.bucket IS NOT DISTINCT FROM w.b WHERE " +
+                  "abs(g.f_double_sum - w.s) > 1e-9 * abs(w.s) + 1e-9)"),
+              0);
+  }
+}
+
+TEST_P(DuckDbTest, TsfileAggregateTimesAndParameters) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  // Buckets as TIMESTAMPTZ by default: the first is the hour holding the first time.
+  EXPECT_EQ(Text("SELECT min(bucket)::VARCHAR FROM tsfile_aggregate('" + file + "', bucket := INTERVAL '1 hour')"),
+            "2023-11-14 22:00:00+00");
+  EXPECT_EQ(Int("SELECT sum(rows) FROM tsfile_aggregate('" + file + "')"), 100000);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + file + "') WHERE bucket IS NULL"), 20);
+  // Only rows asked for: no FIELD column aggregated.
+  EXPECT_EQ(Int("SELECT sum(rows) FROM tsfile_aggregate('" + file + "', bucket := 600000)"), 100000);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + FixturePath("table_multi.tsfile") +
+                "', table_name := 'tbl_b')"),
+            5);
+  for (const char* bad : {"INTERVAL 1 MONTH", "INTERVAL 1 MICROSECOND", "0", "'soon'"}) {
+    EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', bucket := " + bad + ")").find("bucket takes"),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + FixturePath("table_multi.tsfile") + "')").find("table_name"),
+            std::string::npos);
+}
+
+TEST_P(DuckDbTest, CountStarIsAnsweredFromStatistics) {
+  for (const char* stem : {"table_alltypes", "table_many_devices", "table_multi", "table_comp_LZ4"}) {
+    const std::string file = FixturePath(std::string(stem) + ".tsfile");
+    const std::string table = std::string(stem) == "table_multi" ? ", table_name := 'tbl_a'" : "";
+    for (const std::string& range : {std::string(), std::string(", start_time := 1700000500000"),
+                                    std::string(", start_time := 1700000500000, end_time := 1700003000000"),
+                                    std::string(", end_time := 0")}) {
+      SCOPED_TRACE(std::string(stem) + range);
+      const std::string from = "FROM read_tsfile('" + file + "'" + table + range;
+      EXPECT_EQ(Int("SELECT count(*) " + from + ")"), Int("SELECT count(time) " + from + ")"));
+      // Per file (the filename column), and with a row-id-like virtual column left out.
+      EXPECT_EQ(Int("SELECT sum(n) FROM (SELECT filename, count(*) AS n " + from + ", filename := true) GROUP BY ALL)"),
+                Int("SELECT count(time) " + from + ")"));
+    }
+  }
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + file + "', tags := MAP {'region': 'east'})"),
+            Int("SELECT count(time) FROM read_tsfile('" + file + "') WHERE region = 'east'"));
+}
+
+}  // namespace
+}  // namespace tsread::testing
