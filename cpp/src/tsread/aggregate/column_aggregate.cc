@@ -94,52 +94,75 @@ void ColumnAggregate::AddRow(const ColumnVector& values, size_t r, int64_t time)
 template <typename T, typename Store>
 void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, size_t begin,
                                  size_t end, Store store) {
-  // The numeric case: `store(value, slot)` writes a value into the member its type uses. Without
-  // nulls one typed loop, not an AggregateValue per row.
-  if (begin >= end) return;
+  // The numeric case: `store(value, slot)` writes a value into the member its type uses. One typed
+  // loop over the rows (skipping nulls when there are any), no AggregateValue per row; first and
+  // last are the first and last valid rows (rows ascend in time).
   const bool all_valid = values.null_count == 0;
-  if (all_valid && type_ != DataType::kBoolean) {
-    // No nulls: the first row seeds an empty aggregate, then one tight loop of compares and sums.
-    AggregateValue edge;
-    store(data[begin], edge);
-    if (count_ == 0) min_ = max_ = edge;
-    TakeFirst(edge, times[begin]);
-    if constexpr (std::is_floating_point_v<T>) {
-      double lo = min_.d, hi = max_.d, sum = 0;
-      for (size_t r = begin; r < end; ++r) {
-        const double v = data[r];
-        lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
-        hi = v > hi ? v : hi;
-        sum += v;
-      }
-      min_.d = lo;
-      max_.d = hi;
-      float_sum_ += sum;
-    } else {
-      int64_t lo = min_.i, hi = max_.i;
-      __int128 sum = 0;
-      for (size_t r = begin; r < end; ++r) {
-        const int64_t v = data[r];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        sum += v;
-      }
+  size_t first = begin, last = end;
+  while (first < end && !all_valid && !values.IsValid(first)) ++first;
+  if (first >= end) return;
+  while (!all_valid && !values.IsValid(last - 1)) --last;
+  --last;
+  AggregateValue edge;
+  store(data[first], edge);
+  if (count_ == 0) min_ = max_ = edge;
+  TakeFirst(edge, times[first]);
+  store(data[last], edge);
+  TakeLast(edge, times[last]);
+  uint64_t n = 0;
+  if constexpr (std::is_floating_point_v<T>) {
+    double lo = min_.d, hi = max_.d, sum = 0;
+    for (size_t r = first; r <= last; ++r) {
+      if (!all_valid && !values.IsValid(r)) continue;
+      const double v = data[r];
+      lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
+      hi = v > hi ? v : hi;
+      sum += v;
+      ++n;
+    }
+    min_.d = lo;
+    max_.d = hi;
+    float_sum_ += sum;
+  } else {
+    int64_t lo = min_.i, hi = max_.i;
+    __int128 sum = 0;
+    for (size_t r = first; r <= last; ++r) {
+      if (!all_valid && !values.IsValid(r)) continue;
+      const int64_t v = type_ == DataType::kBoolean ? data[r] != 0 : data[r];
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+      sum += v;
+      ++n;
+    }
+    if (type_ != DataType::kBoolean) {
       min_.i = lo;
       max_.i = hi;
-      if (type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += sum;
     }
-    store(data[end - 1], edge);
-    TakeLast(edge, times[end - 1]);
-    count_ += end - begin;
-    return;
+    if (type_ == DataType::kInt32 || type_ == DataType::kInt64 || type_ == DataType::kBoolean) int_sum_ += sum;
   }
-  // With nulls (and BOOLEAN, which has no min/max to keep): value by value.
-  for (size_t r = begin; r < end; ++r) {
-    if (!all_valid && !values.IsValid(r)) continue;
-    AggregateValue v;
-    store(data[r], v);
-    AddValue(v, times[r]);
+  count_ += n;
+}
+
+void ColumnAggregate::AddBinaries(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
+  // TEXT/STRING/BLOB keep count, first and last: only the first and last valid rows are copied.
+  const bool all_valid = values.null_count == 0;
+  size_t first = begin, last = end;
+  while (first < end && !all_valid && !values.IsValid(first)) ++first;
+  if (first >= end) return;
+  while (!all_valid && !values.IsValid(last - 1)) --last;
+  --last;
+  uint64_t n = last - first + 1;
+  for (size_t r = first; !all_valid && r <= last; ++r) n -= !values.IsValid(r);
+  AggregateValue edge;
+  if (count_ == 0 || times[first] < first_time_) {
+    edge.s = std::string(values.binary(first));
+    TakeFirst(edge, times[first]);
   }
+  if (count_ == 0 || times[last] >= last_time_) {
+    edge.s = std::string(values.binary(last));
+    TakeLast(edge, times[last]);
+  }
+  count_ += n;
 }
 
 void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
@@ -154,9 +177,7 @@ void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times, 
     case PhysicalType::kInt64: return AddNumbers(values, values.int64s.data(), times, begin, end, as_int);
     case PhysicalType::kFloat: return AddNumbers(values, values.floats.data(), times, begin, end, as_double);
     case PhysicalType::kDouble: return AddNumbers(values, values.doubles.data(), times, begin, end, as_double);
-    case PhysicalType::kBinary:
-      for (size_t r = begin; r < end; ++r) AddRow(values, r, times[r]);
-      return;
+    case PhysicalType::kBinary: return AddBinaries(values, times, begin, end);
   }
 }
 

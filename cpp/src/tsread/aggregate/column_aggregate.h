@@ -72,6 +72,7 @@ class ColumnAggregate {
   template <typename T, typename Store>
   void AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, size_t begin, size_t end,
                   Store store);
+  void AddBinaries(const ColumnVector& values, const int64_t* times, size_t begin, size_t end);
   // A first (last) value at `time` replaces the kept one when earlier (not earlier).
   void TakeFirst(const AggregateValue& v, int64_t time);
   void TakeLast(const AggregateValue& v, int64_t time);

@@ -33,7 +33,7 @@ bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statist
 }
 
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
-                                           int64_t chunk_offset) {
+                                           int64_t chunk_offset, Buffer& scratch) {
   if (series.data_type != DataType::kFloat && series.data_type != DataType::kDouble) return true;
   const uint64_t offset = static_cast<uint64_t>(chunk_offset);
   const uint64_t size = reader.file().size();
@@ -41,8 +41,8 @@ absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const Tim
   // Marker, name (varint length + bytes), data size, type, compression, encoding (§3.1): the
   // name's length plus a few varints.
   const uint64_t want = std::min<uint64_t>(size - offset, series.measurement.size() + 32);
-  TSREAD_ASSIGN_OR_RETURN(Buffer bytes, reader.file().Read(offset, want));
-  ByteStream in(bytes.bytes(), offset);
+  TSREAD_RETURN_IF_ERROR(reader.file().ReadInto(offset, want, scratch));
+  ByteStream in(scratch.bytes(), offset);
   absl::StatusOr<ChunkHeader> header = ReadChunkHeader(in);
   if (!header.ok() || header->data_type != series.data_type) return false;
   const std::optional<Encoding> encoding = EncodingFromByte(header->encoding_byte);

@@ -23,6 +23,7 @@
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/format/statistics.h"
 #include "tsread/format/timeseries_metadata.h"
+#include "tsread/io/buffer.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -36,9 +37,10 @@ bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statist
 
 // Whether the chunk at `chunk_offset`, of series `series`, is written with an encoding that keeps
 // `series`' values exact (always true but for FLOAT and DOUBLE). Reads the chunk's header (a few
-// dozen bytes); a header that cannot be read gives false (decoding then reports what is wrong).
+// dozen bytes, into `scratch`: a caller checking many chunks reuses one); a header that cannot be
+// read gives false (decoding then reports what is wrong).
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
-                                           int64_t chunk_offset);
+                                           int64_t chunk_offset, Buffer& scratch);
 
 }  // namespace tsread
 

@@ -26,7 +26,7 @@ bool GroupBuilder::InOneGroup(const Statistics& time) const {
   return range_.Covers(time) && buckets_.Index(time.start_time) == buckets_.Index(time.end_time);
 }
 
-absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) const {
+absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) {
   const size_t n = shape_.columns.size();
   for (size_t j = 0; j < n; ++j) {
     if (rows.series[j] == nullptr || rows.values[j] == nullptr) continue;  // no values here: all null
@@ -43,12 +43,12 @@ absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) const {
     switch (rows.level) {
       case StatisticsLevel::kDevice:
         for (const ChunkMetadata& chunk : series->chunks) {
-          TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, chunk.offset));
+          TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, chunk.offset, header_bytes_));
           if (!exact) return false;
         }
         break;
       case StatisticsLevel::kChunkGroup: {
-        TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, rows.chunks[j]->offset));
+        TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, rows.chunks[j]->offset, header_bytes_));
         if (!exact) return false;
         break;
       }
@@ -169,6 +169,7 @@ GroupAggregate& GroupBuilder::Group(const DeviceId& device, int64_t bucket) {
       group.tags.resize(shape_.tag_columns.size());
     }
     if (buckets_.enabled()) group.bucket = buckets_.Start(bucket);
+    group.columns.reserve(shape_.columns.size());
     for (const ColumnSchema& c : shape_.columns) group.columns.emplace_back(c.data_type);
   }
   last_device_ = &device;

@@ -44,7 +44,7 @@ class GroupBuilder : public StatisticsFilter {
   // Whether statistics over rows with time statistics `time` fall inside the range and one bucket.
   bool InOneGroup(const Statistics& time) const;
   // Whether every aggregated column's statistics in `rows` are exact (exact_statistics.h).
-  absl::StatusOr<bool> Exact(const RowStatistics& rows) const;
+  absl::StatusOr<bool> Exact(const RowStatistics& rows);
   void Count(const RowStatistics& rows, bool taken);
   // The group of `device`'s rows in bucket `bucket` (made empty when new).
   GroupAggregate& Group(const DeviceId& device, int64_t bucket);
@@ -66,6 +66,7 @@ class GroupBuilder : public StatisticsFilter {
   int64_t last_bucket_ = 0;
   GroupAggregate* last_group_ = nullptr;
   AggregateWork work_;
+  Buffer header_bytes_;  // chunk headers read for their encodings
 };
 
 }  // namespace tsread

@@ -25,10 +25,16 @@ struct LastBind {
   std::unique_ptr<Dataset> dataset;
   TimeMapping time;
   AggregateOptions options;
+  size_t tag_count = 0;
+  std::vector<ColumnSchema> fields;  // the FIELD columns, in schema order (outputs tag_count + 1 + j)
 };
 
 struct LastState {
   TableAggregate result;
+  // Per projected output (in chunk order): its output column id; per field, its position in
+  // result.columns (only the fields the query uses are aggregated).
+  std::vector<idx_t> outputs;
+  std::vector<size_t> result_column;
   size_t next = 0;
 };
 
@@ -48,11 +54,15 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
   if (!schema.ok()) return schema.status();
   for (const ColumnSchema& c : schema->columns) {
-    if (c.category == ColumnCategory::kTag) AddResultColumn(info, c.name.c_str(), DUCKDB_TYPE_VARCHAR);
+    if (c.category != ColumnCategory::kTag) continue;
+    AddResultColumn(info, c.name.c_str(), DUCKDB_TYPE_VARCHAR);
+    ++bind->tag_count;
   }
   AddResultColumn(info, "time", TimestampType(bind->time));
   for (const ColumnSchema& c : schema->columns) {
-    if (c.category == ColumnCategory::kField) AddResultColumn(info, c.name.c_str(), FieldType(c.data_type, bind->time, false));
+    if (c.category != ColumnCategory::kField) continue;
+    AddResultColumn(info, c.name.c_str(), FieldType(c.data_type, bind->time, false));
+    bind->fields.push_back(c);
   }
   duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<LastBind>);
   return absl::OkStatus();
@@ -61,7 +71,22 @@ absl::Status Bind(duckdb_bind_info info) {
 absl::Status Init(duckdb_init_info info) {
   const auto* bind = static_cast<const LastBind*>(duckdb_init_get_bind_data(info));
   auto state = std::make_unique<LastState>();
-  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, bind->options);
+  // Only the FIELD columns the query uses are aggregated.
+  AggregateOptions options = bind->options;
+  state->result_column.assign(bind->fields.size(), 0);
+  std::vector<bool> used(bind->fields.size(), false);
+  for (idx_t i = 0; i < duckdb_init_get_column_count(info); ++i) {
+    const idx_t id = duckdb_init_get_column_index(info, i);
+    state->outputs.push_back(id);
+    if (id > bind->tag_count && id <= bind->tag_count + bind->fields.size()) used[id - bind->tag_count - 1] = true;
+  }
+  for (size_t j = 0; j < bind->fields.size(); ++j) {
+    if (!used[j]) continue;
+    state->result_column[j] = options.columns.size();
+    options.columns.push_back(bind->fields[j].name);
+  }
+  options.no_columns = options.columns.empty();
+  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
   duckdb_init_set_init_data(info, state.release(), DeleteAs<LastState>);
@@ -78,31 +103,38 @@ absl::Status WriteLast(duckdb_vector vector, size_t row, const ColumnAggregate& 
   return WriteValue(vector, row, column.data_type, c.last(), time, ValueContext{kFunction, g.device, column.name});
 }
 
+// Output `id` of group `g` (its TAG values, `time`, then its FIELD columns' latest values) into
+// row `row` of `vector`.
+absl::Status WriteOutput(duckdb_vector vector, size_t row, idx_t id, const GroupAggregate& g, const LastBind& bind,
+                         const LastState& state) {
+  const TableAggregate& r = state.result;
+  if (id < bind.tag_count) {
+    if (!g.tags[id]) {
+      SetNull(vector, row);
+      return absl::OkStatus();
+    }
+    return WriteText(vector, row, *g.tags[id], ValueContext{kFunction, g.device, r.tag_columns[id]});
+  }
+  if (id == bind.tag_count) return WriteTime(vector, row, g.last_time, bind.time, ValueContext{kFunction, g.device, "time"});
+  const size_t j = id - bind.tag_count - 1;
+  if (j >= bind.fields.size()) {  // a virtual column (row id): unused
+    SetNull(vector, row);
+    return absl::OkStatus();
+  }
+  return WriteLast(vector, row, g.columns[state.result_column[j]], bind.fields[j], g, bind.time);
+}
+
 absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const LastBind*>(duckdb_function_get_bind_data(info));
   auto* state = static_cast<LastState*>(duckdb_function_get_init_data(info));
-  const TableAggregate& r = state->result;
-  const size_t n = std::min<size_t>(duckdb_vector_size(), r.groups.size() - state->next);
-  const size_t tags = r.tag_columns.size();
-  for (size_t k = 0; k < n; ++k) {
-    const GroupAggregate& g = r.groups[state->next + k];
-    for (size_t t = 0; t < tags; ++t) {
-      duckdb_vector v = duckdb_data_chunk_get_vector(output, t);
-      if (!g.tags[t]) {
-        SetNull(v, k);
-      } else if (absl::Status s = WriteText(v, k, *g.tags[t], ValueContext{kFunction, g.device, r.tag_columns[t]});
-                 !s.ok()) {
+  const std::vector<GroupAggregate>& groups = state->result.groups;
+  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
+  for (size_t i = 0; i < state->outputs.size(); ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    for (size_t k = 0; k < n; ++k) {
+      if (absl::Status s = WriteOutput(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
         return s;
       }
-    }
-    if (absl::Status s = WriteTime(duckdb_data_chunk_get_vector(output, tags), k, g.last_time, bind->time,
-                                   ValueContext{kFunction, g.device, "time"});
-        !s.ok()) {
-      return s;
-    }
-    for (size_t j = 0; j < r.columns.size(); ++j) {
-      duckdb_vector v = duckdb_data_chunk_get_vector(output, tags + 1 + j);
-      if (absl::Status s = WriteLast(v, k, g.columns[j], r.columns[j], g, bind->time); !s.ok()) return s;
     }
   }
   state->next += n;
@@ -116,6 +148,7 @@ bool RegisterTsfileLast(duckdb_connection connection) {
   duckdb_table_function function = NewDatasetTableFunction(kFunction);
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  duckdb_table_function_supports_projection_pushdown(function, true);
   return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
 }
 
