@@ -18,6 +18,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/read_log.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/write/tsfile_writer.h"
 
@@ -388,6 +389,56 @@ TEST(TableAggregateTest, ADatasetMergesADeviceAcrossFiles) {
   }
   options.by = AggregateGroupBy::kTable;
   CheckAggregate(*copies, options);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TableAggregateTest, AHundredFileDatasetIsAggregatedFromMetadata) {
+  const std::string dir = ::testing::TempDir() + "/tsread_agg_hundred_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string fixture = testing::FixturePath("table_enc_GORILLA.tsfile");
+  std::vector<std::string> paths;
+  for (int i = 0; i < 100; ++i) {
+    paths.push_back(dir + "/" + std::to_string(100 + i) + ".tsfile");
+    std::filesystem::copy_file(fixture, paths.back(), std::filesystem::copy_options::overwrite_existing);
+  }
+  const uint64_t meta_offset = testing::MetaOffset(fixture);
+  testing::ReadLog log;
+  DatasetOptions dataset_options;
+  dataset_options.opener = log.Opener();
+  std::unique_ptr<Dataset> dataset = Dataset::Open({dir}, dataset_options).value();
+  // Integer and time columns: nothing of the data section is read.
+  AggregateOptions options;
+  options.columns = {"f_int32", "f_int64", "f_date", "f_timestamp"};
+  TableAggregate got = CheckAggregate(*dataset, options);
+  ASSERT_EQ(got.groups.size(), 4u);
+  EXPECT_EQ(got.groups[0].rows, 100u * Aggregate(*Dataset::Open({fixture}).value(), options).value().groups[0].rows);
+  log.Clear();
+  got = Aggregate(*dataset, options).value();
+  EXPECT_EQ(got.work.pages_decoded, 0u);
+  for (const std::string& path : paths) EXPECT_EQ(log.BytesReadBelow(path, meta_offset), 0u) << path;
+  // FLOAT/DOUBLE too: of the data section only each of their chunks' headers (the encoding), the
+  // name's length + 32 bytes each.
+  options.columns = {};
+  log.Clear();
+  got = Aggregate(*dataset, options).value();
+  EXPECT_EQ(got.work.pages_decoded, 0u);
+  const std::unique_ptr<TsFileReader> reader = TsFileReader::Open(fixture).value();
+  uint64_t header_bytes = 0;
+  ASSERT_TRUE(reader
+                  ->ForEachDevice("t_enc",
+                                  [&](const DeviceEntry& device) {
+                                    const std::vector<TimeseriesMetadata> all =
+                                        reader->ReadTimeseries(device.location).value();
+                                    for (const TimeseriesMetadata& series : all) {
+                                      if (series.data_type == DataType::kFloat || series.data_type == DataType::kDouble) {
+                                        header_bytes += series.chunks.size() * (series.measurement.size() + 32);
+                                      }
+                                    }
+                                    return absl::OkStatus();
+                                  })
+                  .ok());
+  EXPECT_GT(header_bytes, 0u);
+  for (const std::string& path : paths) EXPECT_EQ(log.BytesReadBelow(path, meta_offset), header_bytes) << path;
   std::filesystem::remove_all(dir);
 }
 
