@@ -1,6 +1,7 @@
 #include "tsread/read/aligned_device_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -154,7 +155,6 @@ void AlignedDeviceReader::FreeBuffers() {
   ReleaseChunks();
   time_scratch_ = PageScratch{};
   for (PageScratch& scratch : value_scratch_) scratch = PageScratch{};
-  std::vector<uint8_t>().swap(keep_);
   page_bytes_ = 0;
 }
 
@@ -264,15 +264,14 @@ absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
 }
 
 void AlignedDeviceReader::KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
-  keep_.resize(times.size());
-  size_t kept = 0;
-  for (size_t r = 0; r < times.size(); ++r) {
-    keep_[r] = range_->Contains(times[r]);
-    kept += keep_[r];
-  }
-  if (kept == times.size()) return;
-  KeepEntries(times, keep_);
-  for (ColumnVector& column : columns) column.KeepRows(keep_);
+  // The page's times strictly increase (CheckPageTimes): the rows in range are one run.
+  const size_t begin = static_cast<size_t>(std::lower_bound(times.begin(), times.end(), range_->start) - times.begin());
+  const size_t end = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), range_->end) - times.begin());
+  if (begin == 0 && end == times.size()) return;
+  const size_t kept = end > begin ? end - begin : 0;
+  if (begin > 0 && kept > 0) std::memmove(times.data(), times.data() + begin, kept * sizeof(int64_t));
+  times.resize(kept);
+  for (ColumnVector& column : columns) column.KeepRange(begin, begin + kept);
 }
 
 absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {

@@ -127,7 +127,6 @@ class AlignedDeviceReader {
   uint64_t page_bytes_ = 0;   // accounted for page buffers: the largest page work so far
   PageScratch time_scratch_;
   std::vector<PageScratch> value_scratch_;
-  std::vector<uint8_t> keep_;
 };
 
 }  // namespace tsread

@@ -116,6 +116,44 @@ void ColumnVector::KeepRows(const std::vector<uint8_t>& keep) {
   FinishValidity();
 }
 
+void ColumnVector::KeepRange(size_t begin, size_t end) {
+  if (length == 0) return;  // a TAG/ATTRIBUTE placeholder
+  const size_t count = end - begin;
+  if (null_count == 0) {
+    validity.assign(BitmapBytes(count), 0xFF);
+  } else if (begin % 8 == 0) {
+    std::memmove(validity.data(), validity.data() + begin / 8, BitmapBytes(count));
+    validity.resize(BitmapBytes(count));
+  } else {
+    // Bits move left by `begin`: each output byte from two input bytes.
+    const size_t shift = begin % 8;
+    const size_t from = begin / 8;
+    const size_t in_bytes = validity.size();
+    for (size_t k = 0; k < BitmapBytes(count); ++k) {
+      const unsigned low = validity[from + k];
+      const unsigned high = from + k + 1 < in_bytes ? validity[from + k + 1] : 0;
+      validity[k] = static_cast<uint8_t>((low >> shift) | (high << (8 - shift)));
+    }
+    validity.resize(BitmapBytes(count));
+  }
+  if (PhysicalTypeOf(type) == PhysicalType::kBinary) {
+    const int32_t base = offsets[begin];
+    const int32_t stop = offsets[end];
+    if (stop > base) std::memmove(bytes.data(), bytes.data() + base, static_cast<size_t>(stop - base));
+    for (size_t r = 0; r <= count; ++r) offsets[r] = offsets[begin + r] - base;
+    offsets.resize(count + 1);
+    bytes.resize(static_cast<size_t>(stop - base));
+  } else {
+    VisitFixedWidthValues(type, [&](auto values) {
+      auto& v = this->*values;
+      if (count > 0 && begin > 0) std::memmove(v.data(), v.data() + begin, count * sizeof(v[0]));
+      v.resize(count);
+    });
+  }
+  length = count;
+  FinishValidity();
+}
+
 void ColumnVector::AssignRows(const ColumnVector& from, size_t begin, size_t count) {
   type = from.type;
   if (from.length == 0) {  // a TAG/ATTRIBUTE placeholder: nothing stored

@@ -57,6 +57,9 @@ struct ColumnVector {
   void FinishValidity();
   // Keeps only the rows whose `keep` byte is set (keep.size() == size()), in order.
   void KeepRows(const std::vector<uint8_t>& keep);
+  // Keeps rows [begin, end) (begin <= end <= size()), moved to the front: a contiguous run, such
+  // as the rows of a page inside a time range, without a per-row selection.
+  void KeepRange(size_t begin, size_t end);
   // Replaces this vector's contents with rows [begin, begin + count) of `from` (same type).
   void AssignRows(const ColumnVector& from, size_t begin, size_t count);
 };
