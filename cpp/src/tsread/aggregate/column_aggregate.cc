@@ -19,6 +19,84 @@ unsigned __int128 Magnitude(int64_t v) {
   return v < 0 ? static_cast<unsigned __int128>(-(static_cast<__int128>(v))) : static_cast<unsigned __int128>(v);
 }
 
+// Min, max, sum and count of the valid rows in [first, last] of a numeric column.
+template <typename Acc, typename Sum>
+struct RunSummary {
+  Acc lo, hi;
+  Sum sum = 0;
+  uint64_t n = 0;
+};
+
+// Seeded with lo/hi (the values so far), compared as TakeMinMax does (`v < lo ? v : lo`: NaN never
+// replaces). Without nulls, four independent lanes, so that the loop is not one chain of adds each
+// waiting for the last; lanes merge exactly for min and max (all seeded alike), and a FLOAT/DOUBLE
+// sum may round differently from one chain, as column_aggregate.h allows. BOOLEAN values are 0/1.
+template <typename Acc, typename Sum, typename T>
+RunSummary<Acc, Sum> Summarize(const ColumnVector& values, const T* data, size_t first, size_t last, Acc lo, Acc hi) {
+  RunSummary<Acc, Sum> out{lo, hi};
+  const auto take = [](Acc v, Acc& l, Acc& h, Sum& sum) {
+    l = v < l ? v : l;
+    h = v > h ? v : h;
+    sum += v;
+  };
+  size_t r = first;
+  if (values.null_count == 0) {
+    // Min and max in the column's own type (FLOAT as float, INT32 as int32: narrower lanes, and
+    // the seeds are values of that type); sums wider.
+    const T seed_lo = static_cast<T>(lo), seed_hi = static_cast<T>(hi);
+    T l[4] = {seed_lo, seed_lo, seed_lo, seed_lo}, h[4] = {seed_hi, seed_hi, seed_hi, seed_hi};
+    // Integers: int64 lanes; an INT64 value's low and high 32 bits summed apart (exact for runs
+    // below 2^31 rows; a page holds at most 2^25, ReadLimits) instead of a 128-bit add each.
+    using LaneSum = std::conditional_t<std::is_floating_point_v<Acc>, double, int64_t>;
+    LaneSum low[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, 0};
+    for (; r + 3 <= last; r += 4) {
+      for (int k = 0; k < 4; ++k) {
+        const T v = data[r + k];
+        l[k] = v < l[k] ? v : l[k];
+        h[k] = v > h[k] ? v : h[k];
+        if constexpr (std::is_floating_point_v<Acc>) {
+          low[k] += static_cast<double>(v);
+        } else if constexpr (sizeof(T) < 8) {
+          low[k] += static_cast<int64_t>(v);
+        } else {
+          low[k] += static_cast<int64_t>(static_cast<uint32_t>(v));
+          high[k] += static_cast<int64_t>(v) >> 32;
+        }
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      const Acc lk = static_cast<Acc>(l[k]), hk = static_cast<Acc>(h[k]);
+      out.lo = lk < out.lo ? lk : out.lo;
+      out.hi = hk > out.hi ? hk : out.hi;
+      if constexpr (std::is_floating_point_v<Acc>) {
+        out.sum += low[k];
+      } else {
+        out.sum += static_cast<Sum>(high[k]) * (Sum{1} << 32) + low[k];
+      }
+    }
+    for (; r <= last; ++r) take(static_cast<Acc>(data[r]), out.lo, out.hi, out.sum);
+    out.n = last - first + 1;
+    if constexpr (std::is_floating_point_v<Acc>) {
+      // Equal extremes of different bits are 0.0 and -0.0: one chain keeps the earlier, the lanes
+      // the lower lane's. Redo that extreme in one chain.
+      if (out.lo == 0 || out.hi == 0) {
+        Acc l = lo, h = hi;
+        Sum unused = 0;
+        for (size_t q = first; q <= last; ++q) take(static_cast<Acc>(data[q]), l, h, unused);
+        out.lo = l;
+        out.hi = h;
+      }
+    }
+    return out;
+  }
+  for (; r <= last; ++r) {
+    if (!values.IsValid(r)) continue;
+    take(static_cast<Acc>(data[r]), out.lo, out.hi, out.sum);
+    ++out.n;
+  }
+  return out;
+}
+
 }  // namespace
 
 bool ColumnAggregate::has_min_max() const { return IsIntegerLike(type_) || IsFloating(type_); }
@@ -109,38 +187,22 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
   TakeFirst(edge, times[first]);
   store(data[last], edge);
   TakeLast(edge, times[last]);
-  uint64_t n = 0;
   if constexpr (std::is_floating_point_v<T>) {
-    double lo = min_.d, hi = max_.d, sum = 0;
-    for (size_t r = first; r <= last; ++r) {
-      if (!all_valid && !values.IsValid(r)) continue;
-      const double v = data[r];
-      lo = v < lo ? v : lo;  // as TakeMinMax: NaN never replaces
-      hi = v > hi ? v : hi;
-      sum += v;
-      ++n;
-    }
-    min_.d = lo;
-    max_.d = hi;
-    float_sum_ += sum;
+    const RunSummary<double, double> run = Summarize<double, double>(values, data, first, last, min_.d, max_.d);
+    min_.d = run.lo;
+    max_.d = run.hi;
+    float_sum_ += run.sum;
+    count_ += run.n;
   } else {
-    int64_t lo = min_.i, hi = max_.i;
-    __int128 sum = 0;
-    for (size_t r = first; r <= last; ++r) {
-      if (!all_valid && !values.IsValid(r)) continue;
-      const int64_t v = type_ == DataType::kBoolean ? data[r] != 0 : data[r];
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-      sum += v;
-      ++n;
+    const bool boolean = type_ == DataType::kBoolean;
+    const RunSummary<int64_t, __int128> run = Summarize<int64_t, __int128>(values, data, first, last, min_.i, max_.i);
+    if (!boolean) {
+      min_.i = run.lo;
+      max_.i = run.hi;
     }
-    if (type_ != DataType::kBoolean) {
-      min_.i = lo;
-      max_.i = hi;
-    }
-    if (type_ == DataType::kInt32 || type_ == DataType::kInt64 || type_ == DataType::kBoolean) int_sum_ += sum;
+    if (type_ == DataType::kInt32 || type_ == DataType::kInt64 || boolean) int_sum_ += run.sum;
+    count_ += run.n;
   }
-  count_ += n;
 }
 
 void ColumnAggregate::AddBinaries(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
