@@ -308,13 +308,18 @@ void TableScanner::Cursor::MoveTo(const TableScanner& scanner) {
 
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   series_->clear();
+  // Only the projected series are decoded (the time column "" and the stored columns).
+  const TsFileReader::MeasurementFilter wanted = [this](std::string_view measurement) {
+    return measurement.empty() || std::any_of(scanner_->columns_.begin(), scanner_->columns_.end(),
+                                              [&](const AlignedColumn& c) { return c.stored && c.measurement == measurement; });
+  };
   TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(
       device.location,
       [&](TimeseriesMetadata&& tsm) {
         if (scanner_->IsProjected(tsm)) series_->push_back(std::move(tsm));
         return absl::OkStatus();
       },
-      &index_reads_));
+      &index_reads_, &wanted));
   batch_.device = &device.id;
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();

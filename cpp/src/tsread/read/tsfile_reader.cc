@@ -179,7 +179,7 @@ absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::stri
 
 absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int depth,
                                                const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
-                                               ReadAhead* ahead) const {
+                                               ReadAhead* ahead, const MeasurementFilter* wanted) const {
   if (depth >= kMaxIndexDepth) {
     return absl::DataLossError(absl::StrCat("corrupt measurement index at offset ", offset, ": deeper than ",
                                             kMaxIndexDepth, " levels"));
@@ -189,13 +189,20 @@ absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int 
   TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node, ahead));
   for (size_t i = 0; i < node.entries.size(); ++i) {
     if (node.type == MetaIndexNodeType::kInternalMeasurement) {
-      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn, ahead));
+      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn, ahead, wanted));
       continue;
     }
     TSREAD_ASSIGN_OR_RETURN(Buffer run,
                             ReadRange(node.entries[i].offset, node.end_of(i), "timeseries metadata", ahead));
     ByteStream in(run.bytes(), static_cast<uint64_t>(node.entries[i].offset));
     while (!in.empty()) {
+      if (wanted != nullptr) {
+        // Skip a series not wanted by its sizes (§6.4); decode a wanted one from its start.
+        const ByteStream at = in;
+        TSREAD_ASSIGN_OR_RETURN(std::string_view name, ReadTimeseriesMeasurementAndSkip(in));
+        if (!(*wanted)(name)) continue;
+        in = at;
+      }
       TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(in, metadata_.meta_offset));
       TSREAD_RETURN_IF_ERROR(fn(std::move(tsm)));
     }
@@ -205,8 +212,8 @@ absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int 
 
 absl::Status TsFileReader::ForEachTimeseries(const DeviceLocation& device,
                                              const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
-                                             ReadAhead* ahead) const {
-  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn, ahead);
+                                             ReadAhead* ahead, const MeasurementFilter* wanted) const {
+  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn, ahead, wanted);
 }
 
 absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(const DeviceLocation& device,

@@ -74,9 +74,12 @@ class TsFileReader {
   absl::StatusOr<std::vector<TimeseriesMetadata>> ReadTimeseries(const DeviceLocation& device,
                                                                  ReadAhead* ahead = nullptr) const;
   // Calls fn for every TimeseriesMetadata of a device, in index order; stops at fn's first error.
+  // With `wanted`, only for the series whose measurement it accepts ("" is the time column): the
+  // others are skipped by their sizes, not decoded (their statistics and chunk lists unread).
+  using MeasurementFilter = std::function<bool(std::string_view measurement)>;
   absl::Status ForEachTimeseries(const DeviceLocation& device,
                                  const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
-                                 ReadAhead* ahead = nullptr) const;
+                                 ReadAhead* ahead = nullptr, const MeasurementFilter* wanted = nullptr) const;
   // One series of a device by measurement name (binary search down its measurement index).
   absl::StatusOr<std::optional<TimeseriesMetadata>> FindTimeseries(const DeviceLocation& device,
                                                                    std::string_view measurement,
@@ -109,8 +112,8 @@ class TsFileReader {
   absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node,
                                    ReadAhead* ahead = nullptr) const;
   absl::Status WalkMeasurementNode(int64_t offset, int64_t end, int depth,
-                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
-                                   ReadAhead* ahead) const;
+                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn, ReadAhead* ahead,
+                                   const MeasurementFilter* wanted) const;
 
   std::unique_ptr<RandomAccessFile> file_;
   FileLayout layout_;
