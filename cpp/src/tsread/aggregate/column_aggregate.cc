@@ -97,6 +97,17 @@ RunSummary<Acc, Sum> Summarize(const ColumnVector& values, const T* data, size_t
   return out;
 }
 
+// The first and last rows of [begin, end) that hold a value; false when none does.
+bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, size_t& first, size_t& last) {
+  const bool all_valid = values.null_count == 0;
+  first = begin;
+  while (first < end && !all_valid && !values.IsValid(first)) ++first;
+  if (first >= end) return false;
+  last = end - 1;
+  while (!all_valid && !values.IsValid(last)) --last;
+  return true;
+}
+
 }  // namespace
 
 bool ColumnAggregate::has_min_max() const { return IsIntegerLike(type_) || IsFloating(type_); }
@@ -175,12 +186,8 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
   // The numeric case: `store(value, slot)` writes a value into the member its type uses. One typed
   // loop over the rows (skipping nulls when there are any), no AggregateValue per row; first and
   // last are the first and last valid rows (rows ascend in time).
-  const bool all_valid = values.null_count == 0;
-  size_t first = begin, last = end;
-  while (first < end && !all_valid && !values.IsValid(first)) ++first;
-  if (first >= end) return;
-  while (!all_valid && !values.IsValid(last - 1)) --last;
-  --last;
+  size_t first = 0, last = 0;
+  if (!FirstAndLastValid(values, begin, end, first, last)) return;
   AggregateValue edge;
   store(data[first], edge);
   if (count_ == 0) min_ = max_ = edge;
@@ -208,11 +215,8 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
 void ColumnAggregate::AddBinaries(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
   // TEXT/STRING/BLOB keep count, first and last: only the first and last valid rows are copied.
   const bool all_valid = values.null_count == 0;
-  size_t first = begin, last = end;
-  while (first < end && !all_valid && !values.IsValid(first)) ++first;
-  if (first >= end) return;
-  while (!all_valid && !values.IsValid(last - 1)) --last;
-  --last;
+  size_t first = 0, last = 0;
+  if (!FirstAndLastValid(values, begin, end, first, last)) return;
   uint64_t n = last - first + 1;
   for (size_t r = first; !all_valid && r <= last; ++r) n -= !values.IsValid(r);
   AggregateValue edge;

@@ -67,6 +67,19 @@ void WriteSum(duckdb_vector vector, size_t row, const ColumnAggregate& c) {
   static_cast<duckdb_hugeint*>(data)[row] = h;
 }
 
+AggregateOptions WithUsedFields(const AggregateOptions& base, const std::vector<ColumnSchema>& fields,
+                                const std::vector<bool>& used, std::vector<size_t>& result_column) {
+  AggregateOptions options = base;
+  result_column.assign(fields.size(), 0);
+  for (size_t j = 0; j < fields.size(); ++j) {
+    if (!used[j]) continue;
+    result_column[j] = options.columns.size();
+    options.columns.push_back(fields[j].name);
+  }
+  options.no_columns = options.columns.empty();
+  return options;
+}
+
 duckdb_type SumType(DataType type) {
   return type == DataType::kFloat || type == DataType::kDouble ? DUCKDB_TYPE_DOUBLE : DUCKDB_TYPE_HUGEINT;
 }

@@ -5,13 +5,16 @@
 #ifndef TSREAD_DUCKDB_AGGREGATE_VECTORS_H_
 #define TSREAD_DUCKDB_AGGREGATE_VECTORS_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "tsread/aggregate/column_aggregate.h"
+#include "tsread/aggregate/table_aggregate.h"
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/time_parameters.h"
@@ -36,6 +39,33 @@ absl::Status WriteValue(duckdb_vector vector, size_t row, DataType type, const A
 void WriteSum(duckdb_vector vector, size_t row, const ColumnAggregate& c);
 // The SQL type of `c`'s sum.
 duckdb_type SumType(DataType type);
+
+// `base` aggregating only the FIELD columns of `fields` (schema order) marked `used` (none: rows and
+// times alone); result_column[j] is then field j's position in the result's columns.
+AggregateOptions WithUsedFields(const AggregateOptions& base, const std::vector<ColumnSchema>& fields,
+                                const std::vector<bool>& used, std::vector<size_t>& result_column);
+
+// The scan callback of a function whose init computed `State::result` (a TableAggregate): the next
+// vector of its groups (from `State::next`, which advances), each projected column i written by
+// WriteOne(vector, row, state.outputs[i], group, bind, state).
+template <typename Bind, typename State, auto WriteOne>
+absl::Status ScanAggregateGroups(duckdb_function_info info, duckdb_data_chunk output) {
+  const auto* bind = static_cast<const Bind*>(duckdb_function_get_bind_data(info));
+  auto* state = static_cast<State*>(duckdb_function_get_init_data(info));
+  const std::vector<GroupAggregate>& groups = state->result.groups;
+  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
+  for (size_t i = 0; i < state->outputs.size(); ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    for (size_t k = 0; k < n; ++k) {
+      if (absl::Status s = WriteOne(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  state->next += n;
+  duckdb_data_chunk_set_size(output, n);
+  return absl::OkStatus();
+}
 
 }  // namespace tsread::duckdb_ext
 

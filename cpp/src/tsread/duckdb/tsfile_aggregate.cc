@@ -115,14 +115,7 @@ absl::Status Init(duckdb_init_info info) {
     if (out.kind >= OutputColumn::kCount) used[out.index] = true;
     state->outputs.push_back(out);
   }
-  AggregateOptions options = bind->options;
-  state->result_column.assign(bind->fields.size(), 0);
-  for (size_t j = 0; j < bind->fields.size(); ++j) {
-    if (!used[j]) continue;
-    state->result_column[j] = options.columns.size();
-    options.columns.push_back(bind->fields[j].name);
-  }
-  options.no_columns = options.columns.empty();
+  const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
   absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
@@ -172,24 +165,6 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, const OutputColumn& o
   return absl::OkStatus();
 }
 
-absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
-  const auto* bind = static_cast<const AggregateBind*>(duckdb_function_get_bind_data(info));
-  auto* state = static_cast<AggregateState*>(duckdb_function_get_init_data(info));
-  const std::vector<GroupAggregate>& groups = state->result.groups;
-  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
-  for (size_t i = 0; i < state->outputs.size(); ++i) {
-    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
-    for (size_t k = 0; k < n; ++k) {
-      if (absl::Status s = WriteOutput(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
-        return s;
-      }
-    }
-  }
-  state->next += n;
-  duckdb_data_chunk_set_size(output, n);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 bool RegisterTsfileAggregate(duckdb_connection connection) {
@@ -199,7 +174,8 @@ bool RegisterTsfileAggregate(duckdb_connection connection) {
   AddNamedParameter(function, "bucket", DUCKDB_TYPE_ANY);
   AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
-  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
+  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,
+                               ScanCallback<ScanAggregateGroups<AggregateBind, AggregateState, WriteOutput>>);
 }
 
 }  // namespace tsread::duckdb_ext

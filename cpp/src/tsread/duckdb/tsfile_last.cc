@@ -72,20 +72,13 @@ absl::Status Init(duckdb_init_info info) {
   const auto* bind = static_cast<const LastBind*>(duckdb_init_get_bind_data(info));
   auto state = std::make_unique<LastState>();
   // Only the FIELD columns the query uses are aggregated.
-  AggregateOptions options = bind->options;
-  state->result_column.assign(bind->fields.size(), 0);
   std::vector<bool> used(bind->fields.size(), false);
   for (idx_t i = 0; i < duckdb_init_get_column_count(info); ++i) {
     const idx_t id = duckdb_init_get_column_index(info, i);
     state->outputs.push_back(id);
     if (id > bind->tag_count && id <= bind->tag_count + bind->fields.size()) used[id - bind->tag_count - 1] = true;
   }
-  for (size_t j = 0; j < bind->fields.size(); ++j) {
-    if (!used[j]) continue;
-    state->result_column[j] = options.columns.size();
-    options.columns.push_back(bind->fields[j].name);
-  }
-  options.no_columns = options.columns.empty();
+  const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
   absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
@@ -124,24 +117,6 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, idx_t id, const Group
   return WriteLast(vector, row, g.columns[state.result_column[j]], bind.fields[j], g, bind.time);
 }
 
-absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
-  const auto* bind = static_cast<const LastBind*>(duckdb_function_get_bind_data(info));
-  auto* state = static_cast<LastState*>(duckdb_function_get_init_data(info));
-  const std::vector<GroupAggregate>& groups = state->result.groups;
-  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
-  for (size_t i = 0; i < state->outputs.size(); ++i) {
-    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
-    for (size_t k = 0; k < n; ++k) {
-      if (absl::Status s = WriteOutput(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
-        return s;
-      }
-    }
-  }
-  state->next += n;
-  duckdb_data_chunk_set_size(output, n);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 bool RegisterTsfileLast(duckdb_connection connection) {
@@ -149,7 +124,8 @@ bool RegisterTsfileLast(duckdb_connection connection) {
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
   duckdb_table_function_supports_projection_pushdown(function, true);
-  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
+  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,
+                               ScanCallback<ScanAggregateGroups<LastBind, LastState, WriteOutput>>);
 }
 
 }  // namespace tsread::duckdb_ext
