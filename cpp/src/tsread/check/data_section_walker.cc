@@ -103,7 +103,9 @@ class DataSectionWalk {
   // not hold. `next` is where the stream stopped.
   template <typename T, typename Fn>
   absl::StatusOr<T> Parse(uint64_t at, uint64_t& next, Fn&& parse, const char* what = "header") {
+    // The first ask is a guess: never more than a budget allows (a longer header asks again).
     uint64_t want = std::min(kHeaderBytes, range_.end - at);
+    if (budget_ != nullptr) want = std::min(want, budget_->limit());
     while (true) {
       TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, Load(at, want, what));
       ByteStream in = ByteStream::Window(bytes, at, range_.end - at - bytes.size());
