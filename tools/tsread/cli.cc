@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "time_parse.h"
 #include "tsread/io/file_list.h"
+#include "tsread/io/status_macros.h"
 #include <sys/stat.h>
 
 namespace tsread::cli {
@@ -108,6 +109,12 @@ absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args) {
                                                    "e.g. 64M), not \"", *text, "\""));
   }
   return value << shift;
+}
+
+absl::StatusOr<std::unique_ptr<MemoryBudget>> WalkBudgetFromArgs(const Args& args) {
+  TSREAD_ASSIGN_OR_RETURN(uint64_t limit, MemoryBudgetFromArgs(args));
+  if (limit == 0) return std::unique_ptr<MemoryBudget>();
+  return std::make_unique<MemoryBudget>(limit);
 }
 
 absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args) {

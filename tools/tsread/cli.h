@@ -3,6 +3,7 @@
 #define TSREAD_TOOLS_CLI_H_
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/read/aligned_device_reader.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/read/memory_budget.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread::cli {
@@ -48,6 +50,9 @@ absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
 // --memory-budget SIZE: bytes, or with a K, M or G suffix (powers of 1024); 0 when absent (no
 // budget). InvalidArgument for anything else.
 absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args);
+// --memory-budget for the whole-file walks (verify, sketch, salvage): the budget, or null when the
+// flag is absent. InvalidArgument as MemoryBudgetFromArgs.
+absl::StatusOr<std::unique_ptr<MemoryBudget>> WalkBudgetFromArgs(const Args& args);
 // --columns a,b,c (empty when absent); spaces around names are dropped, `time` is left out.
 absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args);
 // A comma-list flag (repeatable) as its non-empty items, spaces trimmed.

@@ -13,7 +13,7 @@ constexpr char kOverview[] =
     "commands:\n"
     "  info INPUT... [--json] [--columns]   tables, columns, devices and rows, from metadata only\n"
     "  devices INPUT... [--table T] [--json]   one device id per line\n"
-    "  sketch FILE                 byte map of the file (chunk groups, chunks, pages, index)\n"
+    "  sketch FILE [--memory-budget SIZE]   byte map of the file (chunk groups, chunks, pages, index)\n"
     "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso] [--memory-budget SIZE]\n"
     "                              a table's rows\n"
@@ -29,8 +29,8 @@ constexpr char kOverview[] =
     "                              they are exact\n"
     "  last INPUT... [--table T] [--columns a,b] [--where tag=v1[,v2]]... [--json]\n"
     "                              per device: its last time, each column's latest value and its time\n"
-    "  verify FILE                 end-to-end check: offsets, pages, statistics, time order\n"
-    "  salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
+    "  verify FILE [--memory-budget SIZE]   end-to-end check: offsets, pages, statistics, time order\n"
+    "  salvage IN [OUT] [--schema-from FILE] [--json] [--force] [--memory-budget SIZE]\n"
     "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
     "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD|SNAPPY|GZIP]\n"
     "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
@@ -40,6 +40,12 @@ constexpr char kMemoryBudget[] =
     "  --memory-budget SIZE   most memory the scan's loaded chunks and page buffers take at once, all\n"
     "                         threads together (bytes, or 64K, 256M, 1G); threads wait for each other\n"
     "                         to stay within it; a page or chunk group that alone needs more: exit 2\n";
+
+// The whole-file walks (verify, sketch, salvage) read the data section through a bounded window.
+constexpr char kWalkMemoryBudget[] =
+    "  --memory-budget SIZE   most memory the walk of the data section holds at once (bytes, or 64K,\n"
+    "                         256M, 1G); it holds one chunk and a read-ahead, never the file; a chunk\n"
+    "                         that alone needs more: exit 2\n";
 
 constexpr char kExitCodes[] =
     "exit codes: 0 success, 1 usage error (unknown flag, table or column, bad value), 2 the file is\n"
@@ -82,9 +88,10 @@ std::string CommandHelp(std::string_view command) {
            "                         \"start_time\", \"end_time\"}]}: a null segment or tag is null (not \"null\");\n"
            "                         counts and time range from metadata, summed over a dataset's files\n";
   } else if (command == "sketch") {
-    text = "usage: tsread sketch FILE\n"
-           "The byte map of one file: where each chunk group, chunk and page lies, then the index and the\n"
-           "file metadata.\n";
+    text = absl::StrCat("usage: tsread sketch FILE [--memory-budget SIZE]\n"
+                        "The byte map of one file: where each chunk group, chunk and page lies, then the index and the\n"
+                        "file metadata.\n",
+                        kWalkMemoryBudget);
   } else if (command == "cat") {
     text = absl::StrCat(
         "usage: tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
@@ -146,14 +153,15 @@ std::string CommandHelp(std::string_view command) {
         "  --json                 {\"table\", \"devices\": [{\"device\", \"tags\", \"time\",\n"
         "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n");
   } else if (command == "verify") {
-    text = "usage: tsread verify FILE\n"
-           "Checks one file end to end: the index against the data section, every page decoded, page and\n"
-           "chunk statistics against the decoded values, time order. Prints each problem, then OK or\n"
-           "CORRUPT. Statistics that a lossy encoding (SPRINTZ, RLBE on FLOAT/DOUBLE) computed from the\n"
-           "values before encoding are reported as a NOTICE: the file is still OK.\n"
-           "exit 0 when the file is clean (notices included), 2 when a problem was found.\n";
+    text = absl::StrCat("usage: tsread verify FILE [--memory-budget SIZE]\n"
+                        "Checks one file end to end: the index against the data section, every page decoded, page and\n"
+                        "chunk statistics against the decoded values, time order. Prints each problem, then OK or\n"
+                        "CORRUPT. Statistics that a lossy encoding (SPRINTZ, RLBE on FLOAT/DOUBLE) computed from the\n"
+                        "values before encoding are reported as a NOTICE: the file is still OK.\n",
+                        kWalkMemoryBudget,
+                        "exit 0 when the file is clean (notices included), 2 when a problem was found.\n");
   } else if (command == "salvage") {
-    text = "usage: tsread salvage IN [OUT] [--schema-from FILE] [--json] [--force]\n"
+    text = "usage: tsread salvage IN [OUT] [--schema-from FILE] [--json] [--force] [--memory-budget SIZE]\n"
            "Recovers the data of an unsealed file (its writer crashed: no tail, or a tail that does not\n"
            "parse) from the data section alone. Walking from offset 7, a chunk group is kept when the marker\n"
            "that follows it (0x00, 0x04 or the 0x02 separator) is in the file and every chunk and page of it\n"
@@ -167,6 +175,9 @@ std::string CommandHelp(std::string_view command) {
            "                         on stderr); FIELD columns keep their names from the chunk headers\n"
            "  --json                 one JSON object: the report (and output path, bytes and warnings)\n"
            "  --force                overwrite an existing OUT (never IN itself)\n"
+           "  --memory-budget SIZE   most memory the walk of the data section holds at once (bytes, or 64K,\n"
+           "                         256M, 1G); it holds one chunk and a read-ahead, never the file; a chunk\n"
+           "                         that alone needs more: exit 2\n"
            "exit 0 when the walk ran (without OUT: even if it kept nothing), 2 when IN is not a TsFile of\n"
            "version 3 or 4 or (with OUT) when no chunk group with data can be kept (no OUT then).\n";
   } else if (command == "gen") {

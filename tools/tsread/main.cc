@@ -26,7 +26,7 @@ const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"info", {}, {"json", "columns"}, true, tsread::cli::RunInfo},
       {"devices", {"table"}, {"json"}, true, tsread::cli::RunDevices},
-      {"sketch", {}, {}, false, tsread::cli::RunSketch},
+      {"sketch", {"memory-budget"}, {}, false, tsread::cli::RunSketch},
       {"cat",
        {"table", "columns", "start", "end", "where", "devices", "measurements", "limit", "format", "time-format",
         "memory-budget"},
@@ -36,9 +36,9 @@ const std::vector<Command>& Commands() {
       {"scan", {"table", "columns", "start", "end", "where", "threads", "memory-budget"}, {"json"}, true, tsread::cli::RunScan},
       {"agg", {"table", "columns", "by", "bucket", "start", "end", "where"}, {"json"}, true, tsread::cli::RunAgg},
       {"last", {"table", "columns", "where"}, {"json"}, true, tsread::cli::RunLast},
-      {"verify", {}, {}, false, tsread::cli::RunVerify},
+      {"verify", {"memory-budget"}, {}, false, tsread::cli::RunVerify},
       // IN [OUT]: one or two positionals, checked by RunSalvage.
-      {"salvage", {"schema-from"}, {"json", "force"}, true, tsread::cli::RunSalvage},
+      {"salvage", {"schema-from", "memory-budget"}, {"json", "force"}, true, tsread::cli::RunSalvage},
       {"gen",
        {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"},
        {"force"},

@@ -78,11 +78,17 @@ int RunSalvage(const Args& args) {
   if (args.positional.empty() || args.positional.size() > 2) return UsageError("salvage takes IN [OUT]");
   const std::string& path = args.positional[0];
   const bool json = args.Has("json");
+  absl::StatusOr<std::unique_ptr<MemoryBudget>> budget = WalkBudgetFromArgs(args);
+  if (!budget.ok()) return Fail(budget.status());
+  WalkOptions walk;
+  walk.memory_budget = budget->get();
   if (args.positional.size() == 1) {
     if (args.Has("schema-from") || args.Has("force")) return UsageError("--schema-from and --force need OUT");
     absl::StatusOr<std::unique_ptr<RandomAccessFile>> file = OpenFile(path);
     if (!file.ok()) return Fail(WithFileName(file.status(), path));
-    absl::StatusOr<SalvageReport> report = SalvageDataSection(**file);
+    SalvageOptions options;
+    options.walk = walk;
+    absl::StatusOr<SalvageReport> report = SalvageDataSection(**file, options);
     if (!report.ok()) return Fail(WithFileName(report.status(), path));
     if (json) {
       PrintJson(path, *report, nullptr, "", std::cout);
@@ -99,6 +105,7 @@ int RunSalvage(const Args& args) {
     if (!args.Has("force")) return UsageError(out_path + ": exists (--force overwrites it)");
   }
   SealedCopyOptions options;
+  options.walk = walk;
   if (std::optional<std::string> schema_path = args.Get("schema-from")) {
     absl::StatusOr<std::vector<TableSchema>> schemas = SchemasFrom(*schema_path);
     if (!schemas.ok()) return Fail(schemas.status());

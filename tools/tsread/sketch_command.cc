@@ -274,6 +274,8 @@ void PrintMetadata(const TsFileReader& reader) {
 
 int RunSketch(const Args& args) {
   const std::string& path = args.positional[0];
+  absl::StatusOr<std::unique_ptr<MemoryBudget>> budget = WalkBudgetFromArgs(args);
+  if (!budget.ok()) return Fail(budget.status());
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
   if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
   std::cout << "-------------------------------- TsFile Sketch --------------------------------\n"
@@ -284,7 +286,9 @@ int RunSketch(const Args& args) {
   absl::StatusOr<ChunkStatisticsMap> chunk_statistics = CollectChunkStatistics(**reader);
   if (!chunk_statistics.ok()) return Fail(WithFileName(chunk_statistics.status(), path));
   SketchPrinter printer(*chunk_statistics);
-  if (absl::Status s = WalkDataSection(**reader, printer); !s.ok()) return Fail(WithFileName(s, path));
+  WalkOptions walk;
+  walk.memory_budget = budget->get();
+  if (absl::Status s = WalkDataSection(**reader, printer, walk); !s.ok()) return Fail(WithFileName(s, path));
   PrintMetadata(**reader);
   std::cout << "---------------------------- Index Tree -----------------------------\n";
   if (absl::Status s = PrintIndex(**reader); !s.ok()) return Fail(WithFileName(s, path));

@@ -13,7 +13,11 @@ int RunVerify(const Args& args) {
   const std::string& path = args.positional[0];
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
   if (!reader.ok()) return Fail(WithFileName(reader.status(), path));
-  absl::StatusOr<VerifyReport> report = VerifyFile(**reader);
+  absl::StatusOr<std::unique_ptr<MemoryBudget>> budget = WalkBudgetFromArgs(args);
+  if (!budget.ok()) return Fail(budget.status());
+  WalkOptions walk;
+  walk.memory_budget = budget->get();
+  absl::StatusOr<VerifyReport> report = VerifyFile(**reader, ReadLimits(), 100, walk);
   if (!report.ok()) return Fail(WithFileName(report.status(), path));
   for (const std::string& notice : report->notices) std::cout << "NOTICE: " << notice << "\n";
   for (const std::string& problem : report->problems) std::cout << problem << "\n";

@@ -207,5 +207,40 @@ TEST(ByteStreamSkipTest, SkipRejectsTruncationAndBadLengths) {
   EXPECT_TRUE(ok.empty());
 }
 
+TEST(ByteStreamTest, WindowWantsTheUnloadedBytesAndCountsThemInMessages) {
+  // Two bytes loaded of a span of twelve at offset 100.
+  const std::string data = Bytes({0x00, 0x01});
+  ByteStream in = ByteStream::Window(data, 100, 10);
+  EXPECT_EQ(in.remaining(), 2u);
+  EXPECT_EQ(in.remaining_in_span(), 12u);
+  absl::StatusOr<int32_t> v = in.ReadI32("count");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().message(), "truncated count at offset 100: needs 4 bytes, 12 remain");
+  EXPECT_EQ(in.wanted_end(), 104u);  // the span holds them: load more and read again
+}
+
+TEST(ByteStreamTest, WindowReadPastTheSpanIsAnErrorWithoutWanting) {
+  const std::string data = Bytes({0x00, 0x01});
+  ByteStream in = ByteStream::Window(data, 100, 10);
+  absl::StatusOr<std::string_view> v = in.ReadBytes(13, "body");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().message(), "truncated body at offset 100: needs 13 bytes, 12 remain");
+  EXPECT_EQ(in.wanted_end(), 0u);
+  // A string longer than the span: the message counts the span, as a stream over all of it would.
+  const std::string len = Bytes({0x30});  // svar 24
+  ByteStream s = ByteStream::Window(len, 7, 20);
+  absl::StatusOr<std::string_view> str = s.ReadVarString("name");
+  ASSERT_FALSE(str.ok());
+  EXPECT_EQ(str.status().message(), "corrupt name at offset 7: string length 24 exceeds the 20 bytes that remain");
+  EXPECT_EQ(s.wanted_end(), 0u);
+}
+
+TEST(ByteStreamTest, PlainStreamNeverWants) {
+  const std::string data = Bytes({0x00});
+  ByteStream in(data, 5);
+  EXPECT_FALSE(in.ReadI32("x").ok());
+  EXPECT_EQ(in.wanted_end(), 0u);
+}
+
 }  // namespace
 }  // namespace tsread

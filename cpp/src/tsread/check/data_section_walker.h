@@ -2,6 +2,12 @@
 // §2.4): chunk groups, chunk headers, page headers, operation-index records. Used by `tsread
 // sketch` and verification (sealed files: [7, metaOffset]) and by salvage (unsealed files: from 7
 // to wherever the bytes stop making sense). It reports what is where, not values.
+//
+// Memory: the walk reads through a bounded window (io/file_window.h) that holds one chunk (its
+// header and pages) at a time plus a read-ahead, never the whole range: what it holds at once is
+// set by the largest chunk of the file (a chunk group's chunks are visited one after the other),
+// not by the file's size. With a memory budget the window is accounted in it, and a chunk that
+// alone needs more than the budget stops the walk with ResourceExhausted.
 #ifndef TSREAD_CHECK_DATA_SECTION_WALKER_H_
 #define TSREAD_CHECK_DATA_SECTION_WALKER_H_
 
@@ -14,6 +20,7 @@
 #include "tsread/format/device_id.h"
 #include "tsread/format/page_header.h"
 #include "tsread/io/random_access_file.h"
+#include "tsread/read/memory_budget.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -47,13 +54,29 @@ struct DataRange {
   std::optional<uint64_t> separator_offset;
 };
 
+struct WalkOptions {
+  // 4 MiB: a few chunk groups of a typical file (the 1000-device benchmark file's are ~0.7 MB),
+  // so that the walk reads in large sequential requests, one per few groups.
+  static constexpr uint64_t kDefaultReadAheadBytes = uint64_t{4} << 20;
+
+  // Bytes read beyond the chunk the walk needs next (cut to fit `memory_budget`).
+  uint64_t read_ahead_bytes = kDefaultReadAheadBytes;
+  // When set, the window is accounted in it (its peak() is then the walk's most bytes held at
+  // once) and no window exceeds its limit: a chunk (or header) that alone needs more stops the
+  // walk with ResourceExhausted naming the offset and the bytes.
+  MemoryBudget* memory_budget = nullptr;
+};
+
 // Walks `range` of `file`, calling `visitor` in file order, until the SEPARATOR (OK) or the first
 // byte that is not what §2 allows there (DataLoss naming the offset), including bytes that end
-// before the SEPARATOR does. A visitor error stops the walk and is returned as it is.
-absl::Status WalkDataSection(const RandomAccessFile& file, const DataRange& range, DataSectionVisitor& visitor);
+// before the SEPARATOR does. A visitor error stops the walk and is returned as it is. The bytes
+// passed to the visitor (device ids, chunk header strings, page bodies) are valid during the call.
+absl::Status WalkDataSection(const RandomAccessFile& file, const DataRange& range, DataSectionVisitor& visitor,
+                             const WalkOptions& options = {});
 
 // Walks the data section of `reader`'s sealed file, [7, metaOffset].
-absl::Status WalkDataSection(const TsFileReader& reader, DataSectionVisitor& visitor);
+absl::Status WalkDataSection(const TsFileReader& reader, DataSectionVisitor& visitor,
+                             const WalkOptions& options = {});
 
 }  // namespace tsread
 

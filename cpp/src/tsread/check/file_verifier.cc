@@ -48,11 +48,11 @@ const PageTimes* TimePagesFor(int64_t offset, const TimePagesByChunk& time_pages
 
 class Verifier {
  public:
-  Verifier(const TsFileReader& reader, const ReadLimits& limits, size_t max_problems)
-      : reader_(reader), limits_(limits), max_problems_(max_problems) {}
+  Verifier(const TsFileReader& reader, const ReadLimits& limits, size_t max_problems, const WalkOptions& walk)
+      : reader_(reader), limits_(limits), max_problems_(max_problems), walk_(walk) {}
 
   absl::StatusOr<VerifyReport> Run() {
-    CollectChunks();
+    TSREAD_RETURN_IF_ERROR(CollectChunks());
     for (const TableIndex& index : reader_.metadata().table_index) {
       TSREAD_RETURN_IF_ERROR(VerifyTable(index));
     }
@@ -77,13 +77,16 @@ class Verifier {
     if (report_.notices.size() < max_problems_) report_.notices.push_back(absl::StrCat(Where(offset, device, column), what));
   }
 
-  // Step 1: where the data section's chunks are, by a walk that does not use the index.
-  void CollectChunks() {
+  // Step 1: where the data section's chunks are, by a walk that does not use the index. A chunk
+  // over the memory budget stops verification: the file is not at fault.
+  absl::Status CollectChunks() {
     ChunkCollector collector;
-    if (absl::Status s = WalkDataSection(reader_, collector); !s.ok()) {
+    if (absl::Status s = WalkDataSection(reader_, collector, walk_); !s.ok()) {
+      if (s.code() == absl::StatusCode::kResourceExhausted) return s;
       Problem(0, "", "", absl::StrCat("data section: ", s.message()));
     }
     chunks_ = std::move(collector.chunks);
+    return absl::OkStatus();
   }
 
   // Step 2: every device of one table's index, until the report is full.
@@ -308,6 +311,7 @@ class Verifier {
   const TsFileReader& reader_;
   ReadLimits limits_;
   size_t max_problems_;
+  WalkOptions walk_;
   std::map<uint64_t, ChunkCollector::Found> chunks_;
   // Devices are verified in index order, their chunks mostly in file order: windowed reads.
   ReadAhead index_reads_;
@@ -318,8 +322,9 @@ class Verifier {
 
 }  // namespace
 
-absl::StatusOr<VerifyReport> VerifyFile(const TsFileReader& reader, const ReadLimits& limits, size_t max_problems) {
-  Verifier verifier(reader, limits, max_problems);
+absl::StatusOr<VerifyReport> VerifyFile(const TsFileReader& reader, const ReadLimits& limits, size_t max_problems,
+                                        const WalkOptions& walk) {
+  Verifier verifier(reader, limits, max_problems, walk);
   return verifier.Run();
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tsread/check/data_section_walker.h"
 #include "tsread/read/page_decoder.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -32,9 +33,12 @@ struct VerifyReport {
 };
 
 // Verifies `reader`'s file. Problems in the data are collected in the report (up to
-// max_problems); the returned status is an error only when the walk itself cannot go on.
+// max_problems); the returned status is an error only when the walk itself cannot go on (also
+// ResourceExhausted when a chunk alone needs more than `walk`'s memory budget: that is no
+// problem of the file's). The data-section walk reads through `walk`'s bounded window; the
+// chunks are then loaded one at a time.
 absl::StatusOr<VerifyReport> VerifyFile(const TsFileReader& reader, const ReadLimits& limits = {},
-                                        size_t max_problems = 100);
+                                        size_t max_problems = 100, const WalkOptions& walk = {});
 
 }  // namespace tsread
 

@@ -33,12 +33,14 @@ absl::StatusOr<SalvageReport> SalvageDataSection(const RandomAccessFile& file, c
   DataRange range;
   range.version = report.version;
   range.end = report.file_size;
-  const absl::Status walk = WalkDataSection(file, range, walker);
+  const absl::Status walk = WalkDataSection(file, range, walker, options.walk);
   if (walker.callback_failed()) return walk;
   switch (walk.code()) {
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kPermissionDenied:
-    case absl::StatusCode::kUnavailable: return walk;  // I/O, not the file's content
+    case absl::StatusCode::kUnavailable:        // I/O,
+    case absl::StatusCode::kResourceExhausted:  // or the memory budget: not the file's content
+      return walk;
     default: break;
   }
   walker.Finish(walk, report.file_size);

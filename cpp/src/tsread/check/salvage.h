@@ -23,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tsread/check/data_section_walker.h"
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/format/device_id.h"
 #include "tsread/io/random_access_file.h"
@@ -33,6 +34,10 @@ namespace tsread {
 
 struct SalvageOptions {
   ReadLimits limits;
+  // The walk's window and memory budget (data_section_walker.h): salvage holds one chunk group's
+  // decoded pages and the window, never the file. A chunk over the budget fails salvage with
+  // ResourceExhausted (it says nothing of the file).
+  WalkOptions walk;
   // Whether SalvagedGroup hands decoded values to the caller (a sealed copy needs them for its
   // statistics); a report alone only counts them.
   bool keep_values = false;

@@ -274,6 +274,7 @@ absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, Out
   SalvageOptions salvage;
   salvage.limits = options.limits;
   salvage.keep_values = true;
+  salvage.walk = options.walk;
   // The version byte picks the index form; SalvageDataSection validates the head itself.
   uint8_t version = kVersion4;
   if (in.size() >= kHeadSize) {

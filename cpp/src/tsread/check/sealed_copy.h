@@ -33,6 +33,8 @@ namespace tsread {
 
 struct SealedCopyOptions {
   ReadLimits limits;
+  // The salvage walk's window and memory budget (salvage.h).
+  WalkOptions walk;
   // Schemas of the file's tables (another sealed file's). Columns that the kept data needs and a
   // schema lacks are added (with a warning); a table with no schema here gets positional TAG names.
   std::vector<TableSchema> schemas;

@@ -91,10 +91,11 @@ absl::StatusOr<DeviceIdView> ReadDeviceIdView(ByteStream& in, uint8_t version) {
   }
   const uint64_t start = in.offset();
   TSREAD_ASSIGN_OR_RETURN(uint32_t count, in.ReadUVarSize("device id segment count"));
-  // Every segment takes at least its one-byte length: check before walking them.
-  if (count > in.remaining()) {
+  // Every segment takes at least its one-byte length: check before walking them (against the
+  // whole span: a window onto it loads more when the segments run past what it holds).
+  if (count > in.remaining_in_span()) {
     return absl::DataLossError(absl::StrCat("corrupt device id at offset ", start, ": ", count,
-                                            " segments cannot fit in the ", in.remaining(),
+                                            " segments cannot fit in the ", in.remaining_in_span(),
                                             " bytes that remain"));
   }
   const std::string_view rest = in.rest();

@@ -7,9 +7,16 @@
 
 namespace tsread {
 
-absl::Status ByteStream::Truncated(const char* what, size_t needed) const {
+bool ByteStream::WantsUnloaded(uint64_t needed) {
+  if (unloaded_ == 0 || needed <= remaining() || needed > remaining_in_span()) return false;
+  wanted_end_ = offset() + needed;
+  return true;
+}
+
+absl::Status ByteStream::Truncated(const char* what, size_t needed) {
+  WantsUnloaded(needed);
   return absl::DataLossError(absl::StrCat("truncated ", what, " at offset ", offset(), ": needs ",
-                                          needed, " bytes, ", remaining(), " remain"));
+                                          needed, " bytes, ", remaining_in_span(), " remain"));
 }
 
 absl::Status ByteStream::Corrupt(const char* what, std::string_view detail) const {
@@ -103,8 +110,9 @@ absl::StatusOr<NullableView> ByteStream::TakeNullableString(int32_t len, uint64_
                                             ": negative string length ", len));
   }
   if (static_cast<size_t>(len) > remaining()) {
+    WantsUnloaded(static_cast<uint64_t>(len));
     return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", start, ": string length ",
-                                            len, " exceeds the ", remaining(), " bytes that remain"));
+                                            len, " exceeds the ", remaining_in_span(), " bytes that remain"));
   }
   std::string_view v(pos_, static_cast<size_t>(len));
   pos_ += len;

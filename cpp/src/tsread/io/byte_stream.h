@@ -3,6 +3,11 @@
 // Every read checks the bytes that remain and fails with absl::DataLossError naming the absolute
 // offset and what was being read. Length prefixes are checked against the remaining bytes before
 // the caller can allocate anything. Strings come back as views into the span (zero copy).
+// A stream may also be a window onto a longer span of which only the first bytes are loaded
+// (Window): reads past the loaded bytes fail, as at the end of any span, but the stream remembers
+// how far they wanted to read (wanted_end) so that its owner can load more and parse again, and
+// its error messages count the bytes that remain in the whole span, so that they read the same
+// however much of it was loaded.
 // Wire forms are those of the format reference §0: big-endian fixed-width numbers, LEB128 varints
 // capped at 5 bytes, zig-zag varints, `vstr` (svar length, -1 = null) and `istr`/`bin` (i32 length).
 #ifndef TSREAD_IO_BYTE_STREAM_H_
@@ -30,6 +35,13 @@ class ByteStream {
   ByteStream(std::string_view bytes, uint64_t base_offset)
       : begin_(bytes.data()), pos_(bytes.data()), end_(bytes.data() + bytes.size()),
         base_offset_(base_offset) {}
+  // A stream over `loaded`, the first bytes of a span that goes on for `unloaded` more bytes in the
+  // file (see the file comment).
+  static ByteStream Window(std::string_view loaded, uint64_t base_offset, uint64_t unloaded) {
+    ByteStream s(loaded, base_offset);
+    s.unloaded_ = unloaded;
+    return s;
+  }
 
   // Absolute file offset of the next byte to read.
   uint64_t offset() const { return base_offset_ + static_cast<uint64_t>(pos_ - begin_); }
@@ -39,6 +51,11 @@ class ByteStream {
   bool empty() const { return pos_ == end_; }
   // The unread bytes, as a view.
   std::string_view rest() const { return std::string_view(pos_, remaining()); }
+  // The bytes that remain in the whole span, loaded or not (remaining() unless a Window).
+  uint64_t remaining_in_span() const { return remaining() + unloaded_; }
+  // A Window's read that failed for want of bytes that are in the span but not loaded: the
+  // absolute offset its bytes would have reached (0: no read did).
+  uint64_t wanted_end() const { return wanted_end_; }
 
   absl::StatusOr<uint8_t> ReadU8(const char* what);
   absl::StatusOr<bool> ReadBool(const char* what);  // Java readBool: byte == 1
@@ -74,7 +91,12 @@ class ByteStream {
   absl::Status Corrupt(const char* what, std::string_view detail) const;
 
  private:
-  absl::Status Truncated(const char* what, size_t needed) const;
+  // The error for a read of `needed` bytes at the current position that the loaded bytes cannot
+  // serve (records wanted_end when the span holds them).
+  absl::Status Truncated(const char* what, size_t needed);
+  // Whether `needed` bytes from the current position are in the span but not all loaded; if so,
+  // records where they end.
+  bool WantsUnloaded(uint64_t needed);
   // Consumes a string of on-disk length `len` that started at `start` (-1 = null).
   absl::StatusOr<NullableView> TakeNullableString(int32_t len, uint64_t start, const char* what);
   static absl::StatusOr<std::string_view> NonNull(NullableView v, uint64_t start, const char* what);
@@ -83,6 +105,8 @@ class ByteStream {
   const char* pos_ = nullptr;
   const char* end_ = nullptr;
   uint64_t base_offset_ = 0;
+  uint64_t unloaded_ = 0;
+  uint64_t wanted_end_ = 0;
 };
 
 }  // namespace tsread
