@@ -1,7 +1,6 @@
 #include "tsread/read/aligned_device_reader.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -263,17 +262,6 @@ absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   return false;
 }
 
-void AlignedDeviceReader::KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
-  // The page's times strictly increase (CheckPageTimes): the rows in range are one run.
-  const size_t begin = static_cast<size_t>(std::lower_bound(times.begin(), times.end(), range_->start) - times.begin());
-  const size_t end = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), range_->end) - times.begin());
-  if (begin == 0 && end == times.size()) return;
-  const size_t kept = end > begin ? end - begin : 0;
-  if (begin > 0 && kept > 0) std::memmove(times.data(), times.data() + begin, kept * sizeof(int64_t));
-  times.resize(kept);
-  for (ColumnVector& column : columns) column.KeepRange(begin, begin + kept);
-}
-
 absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
   columns.resize(columns_->size());
   while (true) {
@@ -326,7 +314,7 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
     const ChunkData& chunk = *value_chunks_[j];
     TSREAD_RETURN_IF_ERROR(DecodeValuePage(chunk.header, chunk.pages[k], rows, *limits_, value_scratch_[j], column));
   }
-  if (!range_->Covers(page_statistics)) KeepRowsInRange(times, columns);
+  if (!range_->Covers(page_statistics)) KeepRowsInRange(*range_, times, columns);
   return true;
 }
 

@@ -98,7 +98,6 @@ class AlignedDeviceReader {
   void ReleaseChunks();
   // `status` with the device and chunk group named (a budget error says what needed the bytes).
   absl::Status InGroup(absl::Status status) const;
-  void KeepRowsInRange(std::vector<int64_t>& times, std::vector<ColumnVector>& columns);
 
   const TsFileReader* reader_ = nullptr;
   const std::vector<AlignedColumn>* columns_ = nullptr;

@@ -1,5 +1,7 @@
 #include "tsread/read/page_times.h"
 
+#include <cstring>
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -64,6 +66,16 @@ absl::Status CheckPageTimes(const ChunkHeader& chunk, const PageRef& page, std::
                                              " (", low, "..", high, ")"));
   }
   return absl::OkStatus();
+}
+
+void KeepRowsInRange(const TimeRange& range, std::vector<int64_t>& times, std::span<ColumnVector> columns) {
+  const size_t begin = static_cast<size_t>(std::lower_bound(times.begin(), times.end(), range.start) - times.begin());
+  const size_t end = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), range.end) - times.begin());
+  if (begin == 0 && end == times.size()) return;
+  const size_t kept = end > begin ? end - begin : 0;
+  if (begin > 0 && kept > 0) std::memmove(times.data(), times.data() + begin, kept * sizeof(int64_t));
+  times.resize(kept);
+  for (ColumnVector& column : columns) column.KeepRange(begin, begin + kept);
 }
 
 }  // namespace tsread

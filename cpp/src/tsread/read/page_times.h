@@ -6,11 +6,14 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "tsread/format/chunk_header.h"
 #include "tsread/format/statistics.h"
+#include "tsread/read/aligned_device_reader.h"  // TimeRange
 #include "tsread/read/chunk_data.h"
+#include "tsread/read/column_vector.h"
 
 namespace tsread {
 
@@ -24,6 +27,11 @@ namespace tsread {
 // wrong.
 absl::Status CheckPageTimes(const ChunkHeader& chunk, const PageRef& page, std::span<const int64_t> times,
                             const Statistics& chunk_statistics, std::optional<int64_t> previous);
+
+// Keeps the rows of a checked page (CheckPageTimes: its times strictly increase) whose time is in
+// `range`: one run, cut from `times` and from each of `columns` (ColumnVector::KeepRange), with no
+// per-row selection.
+void KeepRowsInRange(const TimeRange& range, std::vector<int64_t>& times, std::span<ColumnVector> columns);
 
 }  // namespace tsread
 

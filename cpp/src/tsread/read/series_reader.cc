@@ -63,12 +63,7 @@ absl::StatusOr<bool> SeriesReader::NextNonAlignedPage() {
   TSREAD_RETURN_IF_ERROR(DecodeNonAlignedPage(chunk_.header, page, count, limits_, scratch_, batch_.times, batch_.values));
   TSREAD_RETURN_IF_ERROR(CheckPageTimes(chunk_.header, page, batch_.times, chunk_meta_->statistics, chunk_last_time_));
   if (!batch_.times.empty()) chunk_last_time_ = batch_.times.back();
-  if (!range_.Covers(statistics)) {
-    keep_.resize(batch_.times.size());
-    for (size_t r = 0; r < keep_.size(); ++r) keep_[r] = range_.Contains(batch_.times[r]);
-    KeepEntries(batch_.times, keep_);
-    batch_.values.KeepRows(keep_);
-  }
+  if (!range_.Covers(statistics)) KeepRowsInRange(range_, batch_.times, std::span<ColumnVector>(&batch_.values, 1));
   return true;
 }
 

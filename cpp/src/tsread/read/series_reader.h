@@ -57,7 +57,6 @@ class SeriesReader {
   size_t next_page_ = 0;
   std::optional<int64_t> chunk_last_time_;  // the last time of the chunk's last decoded page
   PageScratch scratch_;
-  std::vector<uint8_t> keep_;
   SeriesBatch batch_;
 };
 
