@@ -237,7 +237,7 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
       TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));
     }
   }
-  TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, PredicatesFromArgs(args));
+  TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, TagPredicatesFromArgs(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
   return Aggregate(*dataset, options);
 }

@@ -54,9 +54,9 @@ int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
   if (!columns.ok()) return Fail(columns.status());
   options.columns = *columns;
   options.time_range = cat.range;
-  absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
+  absl::StatusOr<std::vector<ValuePredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
-  options.tag_predicates = *predicates;
+  options.value_predicates = *predicates;
   absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);
   if (!memory_budget.ok()) return Fail(memory_budget.status());
   options.memory_budget = *memory_budget;

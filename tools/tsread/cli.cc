@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -12,6 +13,7 @@
 #include "time_parse.h"
 #include "tsread/io/file_list.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/read/predicate_text.h"
 #include <sys/stat.h>
 
 namespace tsread::cli {
@@ -142,22 +144,28 @@ std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag)
   return items;
 }
 
-absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args) {
-  std::vector<TagPredicate> predicates;
+absl::StatusOr<std::vector<ValuePredicate>> PredicatesFromArgs(const Args& args) {
+  std::vector<ValuePredicate> predicates;
   for (const std::string& where : args.GetAll("where")) {
-    const size_t eq = where.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("--where needs tag=value[,value...], got \"", where, "\""));
+    absl::StatusOr<std::vector<ValuePredicate>> parsed = ParsePredicates(where);
+    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat("--where: ", parsed.status().message()));
+    for (ValuePredicate& p : *parsed) predicates.push_back(std::move(p));
+  }
+  return predicates;
+}
+
+absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args) {
+  TSREAD_ASSIGN_OR_RETURN(std::vector<ValuePredicate> parsed, PredicatesFromArgs(args));
+  std::vector<TagPredicate> predicates;
+  for (const ValuePredicate& p : parsed) {
+    if (p.op != CompareOp::kEq && p.op != CompareOp::kIsNull) {
+      return absl::InvalidArgumentError(absl::StrCat("--where ", DescribePredicate(p), ": this command takes ",
+                                                     "tag=value[,value...] (or tag= for a null tag) only"));
     }
-    TagPredicate p;
-    p.column = where.substr(0, eq);
-    const std::string values = where.substr(eq + 1);
-    if (values.empty()) {
-      p.values.push_back(std::nullopt);  // `tag=` matches a null tag
-    } else {
-      for (absl::string_view v : absl::StrSplit(values, ',')) p.values.emplace_back(std::string(v));
-    }
-    predicates.push_back(std::move(p));
+    TagPredicate tag{p.column, {}};
+    if (p.op == CompareOp::kIsNull) tag.values.push_back(std::nullopt);
+    for (const PredicateValue& v : p.values) tag.values.emplace_back(std::get<std::string>(v));  // parsed text
+    predicates.push_back(std::move(tag));
   }
   return predicates;
 }

@@ -16,6 +16,7 @@
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/memory_budget.h"
 #include "tsread/read/table_scanner.h"
+#include "tsread/read/value_predicate.h"
 
 namespace tsread::cli {
 
@@ -58,8 +59,11 @@ absl::StatusOr<std::vector<std::string>> ColumnsFromArgs(const Args& args);
 // A comma-list flag (repeatable) as its non-empty items, spaces trimmed.
 std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag);
 
-// --where tag=v1[,v2...] (repeatable; `tag=` matches a null tag) as tag predicates.
-absl::StatusOr<std::vector<TagPredicate>> PredicatesFromArgs(const Args& args);
+// --where in the predicate grammar (read/predicate_text.h; repeatable, ANDed): `s_double>380`,
+// `region=east,west`, `tag=` (a null tag), `a < 5 AND b IS NOT NULL`.
+absl::StatusOr<std::vector<ValuePredicate>> PredicatesFromArgs(const Args& args);
+// --where for commands that take tag predicates only (agg, last): `tag=v1[,v2]` and `tag=`.
+absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args);
 
 // The positional inputs (files, globs, directories) as a dataset; warns on stderr of each
 // file's IoTDB deletion file, which is not applied (WarnOfDeletions).

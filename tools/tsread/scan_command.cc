@@ -176,9 +176,9 @@ int RunScan(const Args& args) {
   absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
   if (!range.ok()) return Fail(range.status());
   options.time_range = *range;
-  absl::StatusOr<std::vector<TagPredicate>> predicates = PredicatesFromArgs(args);
+  absl::StatusOr<std::vector<ValuePredicate>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
-  options.tag_predicates = *predicates;
+  options.value_predicates = *predicates;
   absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);
   if (!memory_budget.ok()) return Fail(memory_budget.status());
   options.memory_budget = *memory_budget;
@@ -223,13 +223,28 @@ int RunScan(const Args& args) {
     }
   }
   const double rate = seconds > 0 ? static_cast<double>(total_rows) / seconds : 0;
+  const bool filtered = !options.value_predicates.empty();
+  const PredicateCounts work = (*scanner)->predicate_counts();
   if (!args.Has("json")) {
     std::cout << "rows: " << total_rows << "\nseconds: " << seconds << "\nrows/s: " << static_cast<uint64_t>(rate)
               << "\n";
+    if (filtered) {
+      std::cout << "skipped by statistics: " << work.devices_skipped << " devices, " << work.chunk_groups_skipped
+                << " chunk groups, " << work.pages_skipped << " pages\npages matched by statistics: "
+                << work.pages_matched << "\npages evaluated: " << work.pages_evaluated << " (" << work.pages_emptied
+                << " without a match)\n";
+    }
     return kOk;
   }
-  std::cout << "{\"rows\": " << total_rows << ", \"seconds\": " << seconds << ", \"rows_per_second\": " << rate
-            << ",\n \"columns\": {";
+  std::cout << "{\"rows\": " << total_rows << ", \"seconds\": " << seconds << ", \"rows_per_second\": " << rate;
+  if (filtered) {
+    std::cout << ",\n \"predicates\": {\"devices_skipped\": " << work.devices_skipped
+              << ", \"chunk_groups_skipped\": " << work.chunk_groups_skipped
+              << ", \"pages_skipped\": " << work.pages_skipped << ", \"pages_matched\": " << work.pages_matched
+              << ", \"pages_evaluated\": " << work.pages_evaluated << ", \"pages_emptied\": " << work.pages_emptied
+              << "}";
+  }
+  std::cout << ",\n \"columns\": {";
   for (size_t j = 0; j < projection.size(); ++j) {
     std::cout << (j ? ",\n  " : "\n  ") << JsonString(projection[j].name) << ": {\"non_null\": " << stats[0][j].non_null;
     if (HasExtremes(projection[j].data_type)) {

@@ -23,24 +23,13 @@
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/format/statistics.h"
 #include "tsread/format/timeseries_metadata.h"
-#include "tsread/io/buffer.h"
-#include "tsread/read/tsfile_reader.h"
+#include "tsread/read/lossless_chunks.h"  // KeepsFloatsExact, ChunkKeepsValuesExact
 
 namespace tsread {
-
-// Whether an encoding keeps FLOAT/DOUBLE values bit for bit (§3.1).
-bool KeepsFloatsExact(Encoding encoding);
 
 // The encoding-independent conditions: `values` over rows whose time statistics are `time`, of a
 // column declared `type` in the schema and `series_type` in the file.
 bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statistics& values, const Statistics& time);
-
-// Whether the chunk at `chunk_offset`, of series `series`, is written with an encoding that keeps
-// `series`' values exact (always true but for FLOAT and DOUBLE). Reads the chunk's header (a few
-// dozen bytes, into `scratch`: a caller checking many chunks reuses one); a header that cannot be
-// read gives false (decoding then reports what is wrong).
-absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
-                                           int64_t chunk_offset, Buffer& scratch);
 
 }  // namespace tsread
 

@@ -53,9 +53,7 @@ absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) {
         break;
       }
       case StatisticsLevel::kPage: {
-        const ChunkHeader& header = *rows.headers[j];
-        const std::optional<Encoding> encoding = EncodingFromByte(header.encoding_byte);
-        if (header.data_type != series->data_type || !encoding || !KeepsFloatsExact(*encoding)) return false;
+        if (!HeaderKeepsValuesExact(*rows.headers[j], series->data_type)) return false;
         break;
       }
     }

@@ -60,6 +60,19 @@ absl::StatusOr<std::unique_ptr<DatasetScanner>> DatasetScanner::CreateWithSchema
           absl::StrCat("\"", p.column, "\" is not a TAG column of table \"", schema.name, "\""));
     }
   }
+  // Value predicates bind per file (types are the same in every file, ReconciledSchema checks);
+  // binding them here first reports a bad one before any file is opened.
+  for (const ValuePredicate& p : options.value_predicates) {
+    std::optional<size_t> index = schema.FindColumn(p.column);
+    if (!index.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("predicate ", DescribePredicate(p), ": table \"", schema.name,
+                                                     "\" has no column \"", p.column, "\""));
+    }
+    const ColumnSchema& column = schema.columns[*index];
+    const DataType type = column.category == ColumnCategory::kTag ? DataType::kString : column.data_type;
+    if (absl::StatusOr<BoundPredicate> bound = BindPredicate(p, type, 0); !bound.ok()) return bound.status();
+  }
+  if (options.predicate_work == nullptr) options.predicate_work = std::make_shared<PredicateWork>();
   options.columns.clear();
   for (const ProjectedColumn& p : projection) options.columns.push_back(p.name);
   options.columns_if_absent = schema.columns;
@@ -313,6 +326,7 @@ std::string DatasetScanner::SerializeSplit(const DatasetSplit& split) const {
   description.columns = options_.columns;
   description.time_range = options_.time_range;
   description.tag_predicates = options_.tag_predicates;
+  description.value_predicates = options_.value_predicates;
   description.devices = split.devices;
   return EncodeSplit(description);
 }
@@ -380,6 +394,7 @@ absl::StatusOr<std::unique_ptr<SplitReader>> SplitReader::Open(std::string_view 
   options.columns = std::move(description.columns);
   options.time_range = description.time_range;
   options.tag_predicates = std::move(description.tag_predicates);
+  options.value_predicates = std::move(description.value_predicates);
   options.batch_size = batch_size;
   options.limits = limits;
   TSREAD_ASSIGN_OR_RETURN(reader->scanner_, DatasetScanner::CreateWithSchema(*reader->dataset_, std::move(options),

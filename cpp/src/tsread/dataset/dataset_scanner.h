@@ -48,7 +48,8 @@ class DatasetScanner {
 
   // Resolves the table (options.table may be empty when the dataset has one table), the
   // reconciled schema and the projection. InvalidArgument for an unknown column, a tag predicate
-  // on a column that is not a TAG column, or a schema conflict between files. The dataset must
+  // on a column that is not a TAG column, a value predicate that does not bind to its column
+  // (ScanOptions::value_predicates), or a schema conflict between files. The dataset must
   // outlive the scanner.
   static absl::StatusOr<std::unique_ptr<DatasetScanner>> Create(const Dataset& dataset, DatasetScanOptions options);
 
@@ -67,6 +68,9 @@ class DatasetScanner {
   // at most N files are in use at once. Stops at the first error (the consumer's or a file's,
   // named by path), unless skip_failed_files.
   absl::Status Scan(const Consumer& consume) const;
+
+  // What the value predicates have spared so far, in every file scanned.
+  PredicateCounts predicate_counts() const { return options_.predicate_work->counts(); }
 
   // Files left out by the last Scan with skip_failed_files, and the dataset's skipped files.
   std::vector<SkippedFile> skipped_files() const;

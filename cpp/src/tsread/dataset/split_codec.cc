@@ -1,5 +1,8 @@
 #include "tsread/dataset/split_codec.h"
 
+#include <variant>
+
+#include "absl/base/casts.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/io/byte_stream.h"
 #include "tsread/io/status_macros.h"
@@ -8,7 +11,7 @@ namespace tsread {
 namespace {
 
 constexpr std::string_view kSplitMagic = "TSRSPLIT";
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;  // 2: value predicates
 
 void PutCount(uint64_t n, std::string& out) {
   while (n >= 0x80) {
@@ -36,6 +39,54 @@ absl::StatusOr<std::string> GetString(ByteStream& in, const char* what) {
 absl::StatusOr<uint64_t> GetU64(ByteStream& in, const char* what) {
   TSREAD_ASSIGN_OR_RETURN(int64_t v, in.ReadI64(what));
   return static_cast<uint64_t>(v);
+}
+
+// A predicate operand: a kind byte (0 bool, 1 int64, 2 double, 3 string), then the value.
+void PutValue(const PredicateValue& value, std::string& out) {
+  out.push_back(static_cast<char>(value.index()));
+  if (const bool* b = std::get_if<bool>(&value)) out.push_back(*b ? 1 : 0);
+  if (const int64_t* i = std::get_if<int64_t>(&value)) PutU64(static_cast<uint64_t>(*i), out);
+  if (const double* d = std::get_if<double>(&value)) PutU64(absl::bit_cast<uint64_t>(*d), out);
+  if (const std::string* s = std::get_if<std::string>(&value)) PutString(*s, out);
+}
+
+absl::StatusOr<PredicateValue> GetValue(ByteStream& in) {
+  TSREAD_ASSIGN_OR_RETURN(uint8_t kind, in.ReadU8("split predicate value kind"));
+  switch (kind) {
+    case 0: {
+      TSREAD_ASSIGN_OR_RETURN(bool b, in.ReadBool("split predicate boolean"));
+      return PredicateValue(b);
+    }
+    case 1: {
+      TSREAD_ASSIGN_OR_RETURN(int64_t i, in.ReadI64("split predicate integer"));
+      return PredicateValue(i);
+    }
+    case 2: {
+      TSREAD_ASSIGN_OR_RETURN(uint64_t bits, GetU64(in, "split predicate double"));
+      return PredicateValue(absl::bit_cast<double>(bits));
+    }
+    case 3: {
+      TSREAD_ASSIGN_OR_RETURN(std::string s, GetString(in, "split predicate string"));
+      return PredicateValue(std::move(s));
+    }
+    default: return absl::InvalidArgumentError(absl::StrCat("split: unknown predicate value kind ", kind));
+  }
+}
+
+absl::StatusOr<ValuePredicate> GetValuePredicate(ByteStream& in) {
+  ValuePredicate p;
+  TSREAD_ASSIGN_OR_RETURN(p.column, GetString(in, "split value predicate column"));
+  TSREAD_ASSIGN_OR_RETURN(uint8_t op, in.ReadU8("split value predicate operator"));
+  if (op > static_cast<uint8_t>(CompareOp::kIsNotNull)) {
+    return absl::InvalidArgumentError(absl::StrCat("split: unknown predicate operator ", op));
+  }
+  p.op = static_cast<CompareOp>(op);
+  TSREAD_ASSIGN_OR_RETURN(uint32_t values, in.ReadUVarInt("split value predicate value count"));
+  for (uint32_t v = 0; v < values; ++v) {
+    TSREAD_ASSIGN_OR_RETURN(PredicateValue value, GetValue(in));
+    p.values.push_back(std::move(value));
+  }
+  return p;
 }
 
 absl::StatusOr<SplitDescription> Decode(ByteStream& in) {
@@ -84,6 +135,11 @@ absl::StatusOr<SplitDescription> Decode(ByteStream& in) {
     }
     split.tag_predicates.push_back(std::move(p));
   }
+  TSREAD_ASSIGN_OR_RETURN(uint32_t value_predicates, in.ReadUVarInt("split value predicate count"));
+  for (uint32_t i = 0; i < value_predicates; ++i) {
+    TSREAD_ASSIGN_OR_RETURN(ValuePredicate p, GetValuePredicate(in));
+    split.value_predicates.push_back(std::move(p));
+  }
   TSREAD_ASSIGN_OR_RETURN(split.devices.first_device, GetU64(in, "split first device"));
   TSREAD_ASSIGN_OR_RETURN(split.devices.device_count, GetU64(in, "split device count"));
   TSREAD_ASSIGN_OR_RETURN(split.devices.bytes, GetU64(in, "split bytes"));
@@ -117,6 +173,13 @@ std::string EncodeSplit(const SplitDescription& split) {
       out.push_back(value.has_value() ? 1 : 0);
       if (value.has_value()) PutString(*value, out);
     }
+  }
+  PutCount(split.value_predicates.size(), out);
+  for (const ValuePredicate& p : split.value_predicates) {
+    PutString(p.column, out);
+    out.push_back(static_cast<char>(p.op));
+    PutCount(p.values.size(), out);
+    for (const PredicateValue& value : p.values) PutValue(value, out);
   }
   PutU64(split.devices.first_device, out);
   PutU64(split.devices.device_count, out);

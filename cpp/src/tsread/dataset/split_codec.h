@@ -1,9 +1,9 @@
 // The serialized form of a dataset split (DatasetScanner::SerializeSplit): everything another
 // process needs to execute it with the same result — the file (path and size), the table, its
-// schema reconciled across the dataset, the projection, the time range, the tag predicates and
-// the device range. Bytes, not text (paths and tag values are arbitrary bytes).
+// schema reconciled across the dataset, the projection, the time range, the tag and value
+// predicates and the device range. Bytes, not text (paths and tag values are arbitrary bytes).
 //
-// Layout: "TSRSPLIT" magic, version byte 1, then fields in the order of SplitDescription.
+// Layout: "TSRSPLIT" magic, version byte 2, then fields in the order of SplitDescription.
 // Strings and lists are a LEB128 count followed by their items; 64-bit integers are 8 bytes
 // big-endian (as in TsFile).
 #ifndef TSREAD_DATASET_SPLIT_CODEC_H_
@@ -27,6 +27,7 @@ struct SplitDescription {
   std::vector<std::string> columns;  // the projection, in order
   TimeRange time_range;
   std::vector<TagPredicate> tag_predicates;
+  std::vector<ValuePredicate> value_predicates;
   ScanSplit devices;
 };
 

@@ -40,6 +40,8 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
   FindColumnSeries();
   TSREAD_ASSIGN_OR_RETURN(bool taken, FilterTakesDevice(*time));
   if (taken) return absl::OkStatus();
+  TSREAD_ASSIGN_OR_RETURN(bool ruled_out, PredicatesRuleOutDevice(*time));
+  if (ruled_out) return absl::OkStatus();
   return PlanChunkGroups(*time);
 }
 
@@ -254,6 +256,8 @@ absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
     plan_ = &plans_[next_plan_++];
     TSREAD_ASSIGN_OR_RETURN(bool taken, FilterTakesChunkGroup(*plan_));
     if (taken) continue;
+    TSREAD_ASSIGN_OR_RETURN(bool ruled_out, PredicatesRuleOutChunkGroup(*plan_));
+    if (ruled_out) continue;
     next_page_ = 0;
     chunk_last_time_.reset();
     return true;
@@ -294,28 +298,54 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
     return true;
   }
   const uint32_t rows = PageRowCount(time_page, plan_->time_chunk->statistics);
+  TSREAD_ASSIGN_OR_RETURN(bool ruled_out, PredicatesRuleOutPage(k, rows));
+  // Late materialization: the predicates' columns are decoded first, the rest only for rows kept.
+  std::optional<size_t> kept;
+  if (!ruled_out) {
+    decoded_.assign(columns.size(), 0);
+    TSREAD_ASSIGN_OR_RETURN(kept, EvaluatePredicates(k, rows, columns));
+  }
+  if (ruled_out || kept == 0) {
+    times.clear();
+    for (ColumnVector& column : columns) column.Clear();
+    return true;
+  }
   TSREAD_RETURN_IF_ERROR(DecodeTimePage(time_chunk_.header, time_page, rows, *limits_, time_scratch_, times));
   TSREAD_RETURN_IF_ERROR(
       CheckPageTimes(time_chunk_.header, time_page, times, plan_->time_chunk->statistics, chunk_last_time_));
   if (!times.empty()) chunk_last_time_ = times.back();
   for (size_t j = 0; j < columns.size(); ++j) {
-    ColumnVector& column = columns[j];
-    if (!(*columns_)[j].stored) {
-      // A TAG/ATTRIBUTE placeholder stays empty; a reused cursor (another scan's projection) may
-      // hold values here.
-      if (column.size() != 0) column.Clear();
-      continue;
-    }
-    if (!value_chunks_[j].has_value()) {
-      column.Resize(rows);
-      column.SetAllNull();
-      continue;
-    }
-    const ChunkData& chunk = *value_chunks_[j];
-    TSREAD_RETURN_IF_ERROR(DecodeValuePage(chunk.header, chunk.pages[k], rows, *limits_, value_scratch_[j], column));
+    if (!decoded_.empty() && decoded_[j]) continue;
+    TSREAD_RETURN_IF_ERROR(DecodeColumn(j, k, rows, columns[j]));
   }
-  if (!range_->Covers(page_statistics)) KeepRowsInRange(*range_, times, columns);
+  const bool cut = !range_->Covers(page_statistics);
+  if (!kept.has_value()) {
+    if (cut) KeepRowsInRange(*range_, times, columns);
+    return true;
+  }
+  if (cut) {
+    for (size_t r = 0; r < times.size(); ++r) keep_[r] &= static_cast<uint8_t>(range_->Contains(times[r]));
+  }
+  if (cut || *kept < rows) KeepSelectedRows(times, columns);
   return true;
+}
+
+absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column) {
+  if (!decoded_.empty()) decoded_[j] = 1;
+  column.type = (*columns_)[j].data_type;
+  if (!(*columns_)[j].stored) {
+    // A TAG/ATTRIBUTE placeholder stays empty; a reused cursor (another scan's projection) may
+    // hold values here.
+    if (column.size() != 0) column.Clear();
+    return absl::OkStatus();
+  }
+  if (!value_chunks_[j].has_value()) {
+    column.Resize(rows);
+    column.SetAllNull();
+    return absl::OkStatus();
+  }
+  const ChunkData& chunk = *value_chunks_[j];
+  return DecodeValuePage(chunk.header, chunk.pages[k], rows, *limits_, value_scratch_[j], column);
 }
 
 }  // namespace tsread

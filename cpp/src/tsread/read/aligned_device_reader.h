@@ -11,10 +11,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tsread/io/buffer.h"
+#include "tsread/read/bound_predicate.h"
 #include "tsread/read/chunk_data.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/memory_budget.h"
 #include "tsread/read/page_decoder.h"
+#include "tsread/read/predicate_work.h"
 #include "tsread/read/statistics_filter.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -55,6 +58,17 @@ class AlignedDeviceReader {
     device_ = device;
   }
 
+  // Keeps only the rows that satisfy every one of `predicates` (nullptr or empty: all rows), value
+  // predicates on FIELD columns bound to this reader's columns (BoundPredicate::index), counting
+  // what they spared in `work` (may be nullptr). Their statistics rule out a device, a chunk group
+  // or a page before it is loaded or decompressed, or settle that every row matches; otherwise the
+  // page's predicate columns are decoded first and the others only when some row matches
+  // (aligned_device_predicates.cc). Both must outlive the reader's use of them.
+  void SetPredicates(const std::vector<BoundPredicate>* predicates, PredicateWork* work) {
+    predicates_ = predicates != nullptr && !predicates->empty() ? predicates : nullptr;
+    predicate_work_ = work;
+  }
+
   // With a budget: frees the loaded chunks and page buffers and gives their bytes back, before the
   // caller waits for something else (the next NextPage reloads the current chunk group). Without
   // one: nothing (buffers are kept for reuse).
@@ -83,6 +97,18 @@ class AlignedDeviceReader {
   absl::StatusOr<bool> FilterTakesChunkGroup(const ChunkGroupPlan& plan);
   absl::StatusOr<bool> FilterTakesPage(size_t k, const Statistics& time);
   void StartFilterView(StatisticsLevel level, const Statistics& time);
+  // Whether the predicates' statistics show that no row of the device / chunk group `plan` / page
+  // k (of `rows` rows) matches; each also notes the predicates every row of it satisfies.
+  absl::StatusOr<bool> PredicatesRuleOutDevice(const TimeseriesMetadata& time);
+  absl::StatusOr<bool> PredicatesRuleOutChunkGroup(const ChunkGroupPlan& plan);
+  absl::StatusOr<bool> PredicatesRuleOutPage(size_t k, uint64_t rows);
+  // Decodes the columns of the page's unsettled predicates into `columns` and evaluates them into
+  // keep_: the rows kept, or nullopt when every predicate is settled (nothing evaluated).
+  absl::StatusOr<std::optional<size_t>> EvaluatePredicates(size_t k, uint32_t rows, std::vector<ColumnVector>& columns);
+  // Decodes column j of page k (`rows` rows) into `column`, once per page (decoded_).
+  absl::Status DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column);
+  // Keeps the rows of keep_ in `times` and every decoded column.
+  void KeepSelectedRows(std::vector<int64_t>& times, std::vector<ColumnVector>& columns);
   // Moves plan_ to the next chunk group (not loaded yet); false after the last.
   absl::StatusOr<bool> StartNextChunkGroup();
   // Loads plan_'s chunks within the budget, backing off and reloading while it is busy.
@@ -110,6 +136,13 @@ class AlignedDeviceReader {
   StatisticsFilter* filter_ = nullptr;
   const DeviceId* device_ = nullptr;
   RowStatistics filter_view_;  // reused for every question to the filter
+  const std::vector<BoundPredicate>* predicates_ = nullptr;
+  PredicateWork* predicate_work_ = nullptr;
+  // Per predicate: every row of the current device / chunk group / page satisfies it.
+  std::vector<uint8_t> device_settled_, group_settled_, page_settled_;
+  std::vector<uint8_t> decoded_;  // per column: decoded for the current page
+  std::vector<uint8_t> keep_;     // per row of the current page: it satisfies the predicates
+  Buffer header_scratch_;         // chunk headers read to learn a FLOAT/DOUBLE chunk's encoding
   std::vector<ChunkGroupPlan> plans_;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;

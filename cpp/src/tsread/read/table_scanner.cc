@@ -111,7 +111,12 @@ absl::StatusOr<std::unique_ptr<TableScanner>> TableScanner::Create(const TsFileR
   if (options.memory_budget > 0 && options.shared_memory_budget == nullptr) {
     options.shared_memory_budget = std::make_shared<MemoryBudget>(options.memory_budget);
   }
+  if (options.predicate_work == nullptr) options.predicate_work = std::make_shared<PredicateWork>();
+  if (options.statistics_filter != nullptr && !options.value_predicates.empty()) {
+    return absl::InvalidArgumentError("a scan takes a statistics filter or value predicates, not both");
+  }
   std::unique_ptr<TableScanner> scanner(new TableScanner(reader, std::move(options), std::move(projection)));
+  TSREAD_RETURN_IF_ERROR(scanner->BindValuePredicates(*schema));
   TSREAD_RETURN_IF_ERROR(scanner->PlanDevices());
   return scanner;
 }
@@ -126,7 +131,9 @@ absl::Status TableScanner::PlanDevices() {
   if (std::optional<std::vector<DeviceId>> pinned = PinnedDevices(schema, predicates); pinned.has_value()) {
     for (DeviceId& id : *pinned) {
       TSREAD_ASSIGN_OR_RETURN(std::optional<DeviceLocation> location, reader_->FindDevice(options_.table, id));
-      if (location.has_value()) devices_.push_back(PlannedDevice{std::move(id), *location});
+      if (location.has_value() && DeviceSatisfiesTagConditions(id)) {
+        devices_.push_back(PlannedDevice{std::move(id), *location});
+      }
     }
     return absl::OkStatus();
   }
@@ -136,7 +143,9 @@ absl::Status TableScanner::PlanDevices() {
     if (entry == nullptr) return absl::OkStatus();
     DeviceId id = entry->id.ToOwned();
     // Tag predicates prune the device before any of its metadata or chunks is read.
-    if (DeviceMatches(id, predicates)) devices_.push_back(PlannedDevice{std::move(id), entry->location});
+    if (DeviceMatches(id, predicates) && DeviceSatisfiesTagConditions(id)) {
+      devices_.push_back(PlannedDevice{std::move(id), entry->location});
+    }
   }
 }
 
@@ -272,7 +281,7 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
       TSREAD_RETURN_IF_ERROR(StartDevice(scanner_->devices_[next_device_++]));
       in_device_ = true;
     }
-    TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader_.NextPage(batch_.times, batch_.columns));
+    TSREAD_ASSIGN_OR_RETURN(bool has_page, NextPage());
     if (!has_page) {
       in_device_ = false;
       continue;
@@ -282,6 +291,16 @@ absl::StatusOr<TableBatch*> TableScanner::Cursor::Next() {
     slice_begin_ = 0;
     return NextSlice(limit);
   }
+}
+
+absl::StatusOr<bool> TableScanner::Cursor::NextPage() {
+  const size_t projected = scanner_->projection_.size();
+  if (scanner_->columns_.size() == projected) return device_reader_.NextPage(batch_.times, batch_.columns);
+  TSREAD_ASSIGN_OR_RETURN(bool has_page, device_reader_.NextPage(batch_.times, page_columns_));
+  // Swapped, not moved: both keep their buffers for the next page.
+  batch_.columns.resize(projected);
+  for (size_t j = 0; j < projected; ++j) std::swap(batch_.columns[j], page_columns_[j]);
+  return has_page;
 }
 
 void TableScanner::Cursor::Restart(const ScanSplit& split) {
@@ -324,6 +343,7 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();
   device_reader_.SetStatisticsFilter(scanner_->options_.statistics_filter, &device.id);
+  device_reader_.SetPredicates(&scanner_->field_predicates_, scanner_->options_.predicate_work.get());
   return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
                               scanner_->options_.time_range, scanner_->options_.limits,
                               scanner_->options_.shared_memory_budget.get());

@@ -11,11 +11,15 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/bound_predicate.h"
+#include "tsread/read/predicate_work.h"
 #include "tsread/read/table_reader.h"
+#include "tsread/read/value_predicate.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -33,6 +37,15 @@ struct ScanOptions {
   TimeRange time_range;
   // ANDed together.
   std::vector<TagPredicate> tag_predicates;
+  // Conditions on column values (value_predicate.h), ANDed with the rest. On a FIELD column they are
+  // decided from statistics where those settle them — a device, chunk group or page no row of
+  // which can match is not read or decompressed — and otherwise by decoding the predicate columns
+  // of a page first and the other projected columns only when some row matches; the column need
+  // not be projected. On a TAG column they are decided per device before it is read.
+  // InvalidArgument for an unknown column, an ATTRIBUTE column or a value of the wrong type.
+  std::vector<ValuePredicate> value_predicates;
+  // Counts what the value predicates spared; set when empty (share one across a dataset's files).
+  std::shared_ptr<PredicateWork> predicate_work;
   // Threads that decode in Scan(), the calling thread included; 1 = the calling thread only.
   int num_threads = 1;
   // With several threads: deliver batches in device-index order on the calling thread (the
@@ -93,6 +106,8 @@ class TableScanner {
   size_t device_count() const { return devices_.size(); }
   // Planned device `i` (i < device_count()), in index order: its id and where its series are.
   const PlannedDevice& planned_device(size_t i) const { return devices_[i]; }
+  // What the value predicates have spared so far.
+  PredicateCounts predicate_counts() const { return options_.predicate_work->counts(); }
   // Rows of the planned devices from metadata alone (time column counts; ignores the time
   // range). The first call of this or Splits reads every planned device's series metadata
   // (once; thread-safe).
@@ -146,6 +161,9 @@ class TableScanner {
     // Points the cursor at `scanner` (its windows forget the old file); Restart() follows.
     void MoveTo(const TableScanner& scanner);
     absl::Status StartDevice(const PlannedDevice& device);
+    // The device reader's next page into batch_ (its projected columns; a predicate's column the
+    // projection lacks is read into hidden_columns_).
+    absl::StatusOr<bool> NextPage();
     TableBatch* NextSlice(size_t limit);
     const TableScanner* scanner_;
     ScanSplit split_;
@@ -157,6 +175,9 @@ class TableScanner {
     ReadAhead index_reads_;  // the split's devices' series metadata, read in index order
     AlignedDeviceReader device_reader_;
     TableBatch batch_;
+    // With predicate columns outside the projection: every read column of a page, whose projected
+    // ones are then swapped into batch_.
+    std::vector<ColumnVector> page_columns_;
     // With batch_size: the page being cut into slices, and the next row to hand out.
     TableBatch slice_;
     size_t slice_begin_ = 0;
@@ -208,6 +229,11 @@ class TableScanner {
   // A cursor for Restart() onto splits, keeping its buffers across them.
   Cursor NewCursor() const { return Cursor(this, ScanSplit{}); }
   absl::Status PlanDevices();
+  // Binds options_.value_predicates: FIELD ones to read columns (adding the columns a predicate
+  // needs beyond the projection), TAG ones to device conditions.
+  absl::Status BindValuePredicates(const TableSchema& schema);
+  // Whether a planned device satisfies the TAG value predicates.
+  bool DeviceSatisfiesTagConditions(const DeviceId& device) const;
   // InvalidArgument unless `split` lies inside the planned devices.
   absl::Status CheckSplit(const ScanSplit& split) const;
   // Whether the scan reads `series`: the time column and the projected FIELD columns.
@@ -229,7 +255,11 @@ class TableScanner {
   const TsFileReader* reader_;
   ScanOptions options_;
   std::vector<ProjectedColumn> projection_;
+  // The columns each device reader reads: the projection's, then any a predicate adds.
   std::vector<AlignedColumn> columns_;
+  std::vector<BoundPredicate> field_predicates_;  // bound to columns_
+  // TAG value predicates, each with the device-id segment of its column (kAbsentSegment: null).
+  std::vector<std::pair<size_t, BoundPredicate>> tag_conditions_;
   std::vector<PlannedDevice> devices_;
   mutable std::once_flag sizes_once_;
   mutable absl::Status sizes_status_;

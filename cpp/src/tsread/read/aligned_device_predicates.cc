@@ -1,0 +1,143 @@
+// The aligned device reader's value predicates (aligned_device_reader.h, SetPredicates): ruled out
+// or settled by statistics at the device, the chunk group and the page (format reference §4,
+// §5), evaluated on the predicate columns of the pages they do not settle.
+#include <algorithm>
+#include <optional>
+
+#include "tsread/io/status_macros.h"
+#include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/lossless_chunks.h"
+
+namespace tsread {
+namespace {
+
+// Whether the statistics rule the rows out: some predicate matches none of `rows` rows. `settled`
+// starts as `inherited` (what a coarser level settled) and gains the predicates every row
+// matches. values_of(p) gives p's column statistics over the rows (nullptr: all null; nullopt:
+// unknown), trusted(p) whether those statistics describe the decoded values — asked only when
+// they would decide something, since it may read a chunk header.
+template <typename ValuesOf, typename Trusted>
+absl::StatusOr<bool> RuleOut(const std::vector<BoundPredicate>& predicates, uint64_t rows,
+                             const std::vector<uint8_t>* inherited, std::vector<uint8_t>& settled, ValuesOf values_of,
+                             Trusted trusted) {
+  if (inherited != nullptr) {
+    settled = *inherited;
+  } else {
+    settled.assign(predicates.size(), 0);
+  }
+  for (size_t i = 0; i < predicates.size(); ++i) {
+    if (settled[i]) continue;
+    const BoundPredicate& p = predicates[i];
+    const std::optional<const Statistics*> values = values_of(p);
+    // Unknown, or more values than rows (what `verify` calls inconsistent): decode.
+    if (!values.has_value() || (*values != nullptr && (*values)->count > rows)) continue;
+    const Verdict verdict = StatisticsVerdict(p, *values, rows);
+    if (verdict == Verdict::kSome) continue;
+    if (*values != nullptr) {
+      TSREAD_ASSIGN_OR_RETURN(bool exact, trusted(p));
+      if (!exact) continue;
+    }
+    if (verdict == Verdict::kNone) return true;
+    settled[i] = 1;
+  }
+  return false;
+}
+
+bool AllSet(const std::vector<uint8_t>& flags) {
+  return std::all_of(flags.begin(), flags.end(), [](uint8_t f) { return f != 0; });
+}
+
+}  // namespace
+
+absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutDevice(const TimeseriesMetadata& time) {
+  if (predicates_ == nullptr) return false;
+  auto values = [&](const BoundPredicate& p) -> std::optional<const Statistics*> {
+    const TimeseriesMetadata* series = column_series_[p.index];
+    if (series == nullptr || series->statistics.empty()) return nullptr;
+    if (series->data_type != p.type) return std::nullopt;
+    return &series->statistics;
+  };
+  // Every chunk of the series must keep its values exact.
+  auto trusted = [&](const BoundPredicate& p) -> absl::StatusOr<bool> {
+    const TimeseriesMetadata& series = *column_series_[p.index];
+    for (const ChunkMetadata& chunk : series.chunks) {
+      TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, series, chunk.offset, header_scratch_));
+      if (!exact) return false;
+    }
+    return true;
+  };
+  TSREAD_ASSIGN_OR_RETURN(bool out,
+                          RuleOut(*predicates_, time.statistics.count, nullptr, device_settled_, values, trusted));
+  if (out && predicate_work_ != nullptr) predicate_work_->SkippedDevice();
+  return out;
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutChunkGroup(const ChunkGroupPlan& plan) {
+  if (predicates_ == nullptr) return false;
+  auto values = [&](const BoundPredicate& p) -> std::optional<const Statistics*> {
+    const ChunkMetadata* chunk = plan.value_chunks[p.index];
+    if (chunk == nullptr) return nullptr;  // no chunk, or an all-null one (§5)
+    if (column_series_[p.index]->data_type != p.type) return std::nullopt;
+    return &chunk->statistics;
+  };
+  auto trusted = [&](const BoundPredicate& p) {
+    return ChunkKeepsValuesExact(*reader_, *column_series_[p.index], plan.value_chunks[p.index]->offset,
+                                 header_scratch_);
+  };
+  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, plan.time_chunk->statistics.count, &device_settled_,
+                                            group_settled_, values, trusted));
+  if (out && predicate_work_ != nullptr) predicate_work_->SkippedChunkGroup();
+  return out;
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutPage(size_t k, uint64_t rows) {
+  if (predicates_ == nullptr) return false;
+  auto values = [&](const BoundPredicate& p) -> std::optional<const Statistics*> {
+    if (!value_chunks_[p.index].has_value()) return nullptr;
+    const ChunkData& chunk = *value_chunks_[p.index];
+    if (chunk.header.data_type != p.type) return std::nullopt;
+    const PageHeader& page = chunk.pages[k].header;
+    if (page.uncompressed_size == 0) return nullptr;  // an empty page: all null (§8.3)
+    if (page.statistics.has_value()) return &*page.statistics;
+    // The only page of a chunk has its chunk's statistics (§3); a page of a multi-page chunk
+    // without its own has none to go by.
+    if (chunk.pages.size() == 1) return &plan_->value_chunks[p.index]->statistics;
+    return std::nullopt;
+  };
+  auto trusted = [&](const BoundPredicate& p) -> absl::StatusOr<bool> {
+    return HeaderKeepsValuesExact(value_chunks_[p.index]->header, p.type);
+  };
+  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, rows, &group_settled_, page_settled_, values, trusted));
+  if (predicate_work_ != nullptr) {
+    if (out) {
+      predicate_work_->SkippedPage();
+    } else if (AllSet(page_settled_)) {
+      predicate_work_->MatchedPage();
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<size_t>> AlignedDeviceReader::EvaluatePredicates(size_t k, uint32_t rows,
+                                                                             std::vector<ColumnVector>& columns) {
+  if (predicates_ == nullptr || AllSet(page_settled_)) return std::nullopt;
+  keep_.assign(rows, 1);
+  for (size_t i = 0; i < predicates_->size(); ++i) {
+    if (page_settled_[i]) continue;
+    const BoundPredicate& p = (*predicates_)[i];
+    if (!decoded_[p.index]) TSREAD_RETURN_IF_ERROR(DecodeColumn(p.index, k, rows, columns[p.index]));
+    KeepMatches(p, columns[p.index], keep_);
+  }
+  const size_t kept = static_cast<size_t>(std::count(keep_.begin(), keep_.end(), 1));
+  if (predicate_work_ != nullptr) predicate_work_->EvaluatedPage(kept == 0);
+  return kept;
+}
+
+void AlignedDeviceReader::KeepSelectedRows(std::vector<int64_t>& times, std::vector<ColumnVector>& columns) {
+  KeepEntries(times, keep_);
+  for (size_t j = 0; j < columns.size(); ++j) {
+    if ((*columns_)[j].stored) columns[j].KeepRows(keep_);
+  }
+}
+
+}  // namespace tsread
