@@ -66,39 +66,43 @@ PYBIND11_MODULE(_tsread, m) {
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
          std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, int threads,
          bool float_nan, bool time_ns, const std::string& date_as, const std::string& invalid_dates,
-         const std::string& invalid_utf8) {
+         const std::string& invalid_utf8, const std::optional<Filters>& filters) {
         const ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
-        return ReadTable(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, 0),
-                         options);
+        return ReadTable(
+            ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, 0, filters),
+            options);
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
       py::arg("threads"), py::arg("float_nan"), py::arg("time_ns"), py::arg("date_as") = "int",
-      py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error");
+      py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error", py::arg("filters") = py::none());
 
   py::class_<BatchReader>(m, "BatchReader")
       .def(py::init([](const PyDataset& ds, std::optional<std::string> table,
                        std::optional<std::vector<std::string>> columns, std::optional<int64_t> start,
                        std::optional<int64_t> end, std::optional<Tags> tags, size_t batch_rows, bool float_nan, bool time_ns,
-                       const std::string& date_as, const std::string& invalid_dates, const std::string& invalid_utf8) {
+                       const std::string& date_as, const std::string& invalid_dates, const std::string& invalid_utf8,
+                       const std::optional<Filters>& filters) {
              const ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
              return std::make_unique<BatchReader>(
-                 ds.dataset(), MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, batch_rows),
+                 ds.dataset(),
+                 MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, batch_rows, filters),
                  options);
            }),
            py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
            py::arg("batch_rows"), py::arg("float_nan"), py::arg("time_ns"), py::arg("date_as") = "int",
-           py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error")
+           py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error", py::arg("filters") = py::none())
       .def("next", &BatchReader::Next);
 
   m.def(
       "plan_splits",
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
-         std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, uint64_t split_bytes) {
-        return PlanSplits(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, 0),
+         std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, uint64_t split_bytes,
+         const std::optional<Filters>& filters) {
+        return PlanSplits(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, 0, filters),
                           split_bytes);
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-      py::arg("split_bytes"));
+      py::arg("split_bytes"), py::arg("filters") = py::none());
   m.def(
       "read_split",
       [](const py::object& split, bool float_nan, bool time_ns, uint64_t rows_hint,

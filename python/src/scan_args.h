@@ -9,14 +9,31 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/read/value_predicate.h"
 
 namespace tsread::python {
 
 using Tags = std::map<std::string, std::vector<std::optional<std::string>>>;
+// filters=[(column, op, [values])] as python/tsread/_args.py normalizes them: op one of = != < <= >
+// >= "IS NULL" "IS NOT NULL", values bool/int/float/str.
+using Filters = std::vector<std::tuple<std::string, std::string, std::vector<PredicateValue>>>;
+
+// The library's predicate for one normalized filter; nullopt for an unknown operator (which
+// _args.py never passes).
+inline std::optional<ValuePredicate> PredicateOf(const std::tuple<std::string, std::string, std::vector<PredicateValue>>& f) {
+  static const std::pair<const char*, CompareOp> kOps[] = {
+      {"=", CompareOp::kEq}, {"!=", CompareOp::kNe}, {"<", CompareOp::kLt}, {"<=", CompareOp::kLe},
+      {">", CompareOp::kGt}, {">=", CompareOp::kGe}, {"IS NULL", CompareOp::kIsNull}, {"IS NOT NULL", CompareOp::kIsNotNull}};
+  for (const auto& [text, op] : kOps) {
+    if (std::get<1>(f) == text) return ValuePredicate{std::get<0>(f), op, std::get<2>(f)};
+  }
+  return std::nullopt;
+}
 
 // The scan arguments of read_table, iter_batches and the Dask splits (already normalized by
 // python/tsread/_args.py: times in ms, tag values as lists).
@@ -26,6 +43,7 @@ struct ScanArgs {
   std::optional<int64_t> start;
   std::optional<int64_t> end;
   Tags tags;
+  std::vector<ValuePredicate> filters;
   int threads = 1;
   size_t batch_rows = 0;
 
@@ -36,6 +54,7 @@ struct ScanArgs {
     if (start) o.time_range.start = *start;
     if (end) o.time_range.end = *end;
     for (const auto& [column, values] : tags) o.tag_predicates.push_back({column, values});
+    o.value_predicates = filters;
     o.num_threads = std::max(threads, 1);
     o.batch_size = batch_rows;
     return o;
@@ -44,8 +63,15 @@ struct ScanArgs {
 
 inline ScanArgs MakeArgs(std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
                          std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags,
-                         int threads, size_t batch_rows) {
-  return {std::move(table), std::move(columns), start, end, tags ? std::move(*tags) : Tags{}, threads, batch_rows};
+                         int threads, size_t batch_rows, const std::optional<Filters>& filters = std::nullopt) {
+  std::vector<ValuePredicate> predicates;
+  if (filters.has_value()) {
+    for (const auto& f : *filters) {
+      if (std::optional<ValuePredicate> p = PredicateOf(f)) predicates.push_back(*std::move(p));
+    }
+  }
+  return {std::move(table), std::move(columns), start, end, tags ? std::move(*tags) : Tags{}, std::move(predicates),
+          threads, batch_rows};
 }
 
 }  // namespace tsread::python

@@ -168,9 +168,12 @@ def _with_tag_categories(options, ds, table, spec):
     return dict(options, tag_categories=categories)
 
 
-def _scan_args(table, columns, start, end, tags):
-    return dict(table=table, columns=_args.columns(columns), start=_args.to_ms(start), end=_args.to_ms(end),
+def _scan_args(table, columns, start, end, tags, filters=None, function="read_table"):
+    scan = dict(table=table, columns=_args.columns(columns), start=_args.to_ms(start), end=_args.to_ms(end),
                 tags=_args.tags(tags))
+    if filters is not None:
+        scan["filters"] = _args.filters(filters, function)
+    return scan
 
 
 def _cheapest_column(columns):
@@ -195,7 +198,7 @@ def _frame_of(columns_data, options, drop):
     return frame.drop(columns=[drop]) if drop is not None else frame
 
 
-def _prepare(function, path, table, columns, start, end, tags, skip_unreadable, value_options):
+def _prepare(function, path, table, columns, start, end, tags, filters, skip_unreadable, value_options):
     """What read_table and iter_batches start from: the dataset, the value options (with the
     metadata's nullable columns and TAG categories), the scan's arguments and the column a
     time-only read drops."""
@@ -203,7 +206,7 @@ def _prepare(function, path, table, columns, start, end, tags, skip_unreadable, 
     ds = _dataset(path, skip_unreadable, function)
     spec = ds.schema(table)
     options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table, spec)
-    scan = _scan_args(table, columns, start, end, tags)
+    scan = _scan_args(table, columns, start, end, tags, filters, function)
     return ds, options, scan, _time_only(scan, spec)
 
 
@@ -213,7 +216,7 @@ def _positive(function, name, value):
     return value
 
 
-def read_table(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *,
+def read_table(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *, filters=None,
                time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
                invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
     """A table's rows as a pandas DataFrame: a `time` column, then the columns (all by default).
@@ -222,6 +225,11 @@ def read_table(path, table=None, columns=None, start=None, end=None, tags=None, 
     wanted (`time` may be among them: it always comes first; [] gives the time column alone).
     start/end (inclusive) accept int ms, datetime (naive = UTC), numpy.datetime64, pandas
     Timestamp or ISO strings; tags is {tag: value or [values]} (None matches a null tag).
+    filters: [(column, op, value), ...], ANDed, as pandas' and pyarrow's Parquet readers take them
+    (op = == != < <= > >= in "not in"; None with =/!= is IS NULL / IS NOT NULL), on FIELD or TAG
+    columns, which need not be among `columns`: pages their statistics rule out are not read, and
+    the other columns are decoded only for pages with matching rows. SQL semantics: null matches
+    no comparison, NaN only !=, strings compare as UTF-8 bytes, a FLOAT column compares in float.
     threads: decoding threads (>= 1). Value options (the dtypes in the module's docstring):
     - time_as: 'datetime' (datetime64[ns]) or 'int' (the stored ms).
     - date_as: 'datetime64', 'date' (datetime.date objects) or 'int' (the stored yyyyMMdd, unchecked).
@@ -240,19 +248,19 @@ def read_table(path, table=None, columns=None, start=None, end=None, tags=None, 
     tsread.open.
     """
     threads = _positive("read_table", "threads", threads)
-    ds, options, scan, drop = _prepare("read_table", path, table, columns, start, end, tags, skip_unreadable,
+    ds, options, scan, drop = _prepare("read_table", path, table, columns, start, end, tags, filters, skip_unreadable,
                                        (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
     columns_data = _tsread.read_table(ds._dataset(), threads=threads, **_convert_args(options), **scan)
     return _frame_of(columns_data, options, drop)
 
 
 def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None, batch_rows=1 << 20, *,
-                 time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+                 filters=None, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
                  invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
     """DataFrames of at most batch_rows rows, in the order read_table returns them, with
     read_table's arguments and dtypes (the same in every batch)."""
     batch_rows = _positive("iter_batches", "batch_rows", batch_rows)
-    ds, options, scan, drop = _prepare("iter_batches", path, table, columns, start, end, tags, skip_unreadable,
+    ds, options, scan, drop = _prepare("iter_batches", path, table, columns, start, end, tags, filters, skip_unreadable,
                                        (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
     reader = _tsread.BatchReader(ds._dataset(), batch_rows=batch_rows, **_convert_args(options), **scan)
     while True:

@@ -133,3 +133,63 @@ def duration_ms(value, function):
     if ms <= 0 or ms >= 2**63:
         raise ValueError(f"{function}: bucket must be a positive duration, not {value!r}")
     return ms
+
+
+_FILTER_OPS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _filter_value(value, function):
+    """A filter operand as the library binds it: bool, int, float or str (datetimes as int ms,
+    dates as YYYY-MM-DD, which a DATE column reads)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, _dt.date) and not isinstance(value, _dt.datetime):
+        return value.isoformat()
+    try:
+        return to_ms(value)
+    except TypeError:
+        raise TypeError(f"{function}: a filter value cannot be {type(value).__name__}") from None
+
+
+def filters(value, function):
+    """filters=[(column, op, value), ...], ANDed (the convention of pandas' and pyarrow's Parquet
+    readers) -> [(column, op, [values])] in the library's operators. op: = == != < <= > >= in
+    "not in"; a None value with = or != means IS NULL / IS NOT NULL. A list of lists (OR) is
+    refused."""
+    if value is None:
+        return None
+    out = []
+    for f in value:
+        if isinstance(f, list) and f and isinstance(f[0], (list, tuple)):
+            raise ValueError(f"{function}: filters is one list of (column, op, value) tuples, ANDed; "
+                             "a list of lists (OR) is not supported")
+        if not isinstance(f, (list, tuple)) or len(f) != 3:
+            raise ValueError(f"{function}: a filter is a (column, op, value) tuple, not {f!r}")
+        column, op, operand = str(f[0]), str(f[1]).strip().lower(), f[2]
+        if op in ("in", "not in"):
+            if isinstance(operand, (str, bytes)) or not hasattr(operand, "__iter__"):
+                raise ValueError(f"{function}: filter {f!r}: '{op}' takes a list of values")
+            values = [_filter_value(v, function) for v in operand]
+            if op == "in":
+                out.append((column, "=", values) if values else (column, "=", []))
+            else:
+                out.extend((column, "!=", [v]) for v in values)
+            continue
+        if op not in _FILTER_OPS:
+            raise ValueError(f"{function}: filter {f!r}: op is one of {', '.join(list(_FILTER_OPS) + ['in', 'not in'])}")
+        op = _FILTER_OPS[op]
+        if operand is None:
+            if op not in ("=", "!="):
+                raise ValueError(f"{function}: filter {f!r}: None compares only with = or !=")
+            out.append((column, "IS NULL" if op == "=" else "IS NOT NULL", []))
+            continue
+        out.append((column, op, [_filter_value(operand, function)]))
+    return out

@@ -87,9 +87,9 @@ def _absolute(paths):
                               False, "read_tsfile")
 
 
-def _plan(paths, table, columns, start, end, tags, split_bytes):
+def _plan(paths, table, columns, start, end, tags, split_bytes, filters=None):
     ds = _absolute(paths)
-    scan = _tsread_pkg._scan_args(table, columns, start, end, tags)
+    scan = _tsread_pkg._scan_args(table, columns, start, end, tags, filters, "read_tsfile")
     plan = _tsread.plan_splits(ds._dataset(), split_bytes=int(split_bytes), **scan)
     kept = [s for s in plan["splits"] if _overlaps(s, scan["start"], scan["end"])]
     return ds, plan["columns"], kept, scan["start"], scan["end"]
@@ -160,11 +160,11 @@ def _divisions(bounds, time_as):
 
 
 def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=_SPLIT_BYTES,
-                index=None, *, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
+                index=None, *, filters=None, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
                 invalid_dates="error", invalid_utf8="error"):
     """A dask DataFrame over every file of `paths` (files, globs, directories).
 
-    Arguments as tsread.read_table; split_bytes is the projected chunk bytes per partition, in both
+    Arguments as tsread.read_table (filters too: each partition applies them); split_bytes is the projected chunk bytes per partition, in both
     directions: a large file is cut into several partitions (by devices), small files are grouped.
     Column dtypes are read_table's (nullable='auto' decides from the dataset's metadata, so `meta`
     is every partition's); TAG columns are categoricals with unknown categories. Splits whose
@@ -177,7 +177,7 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     options = _tsread_pkg._value_options("read_tsfile", time_as, date_as, nullable, nullable_float, invalid_dates,
                                          invalid_utf8)
     split_bytes = _tsread_pkg._positive("read_tsfile", "split_bytes", split_bytes)
-    ds, spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes)
+    ds, spec, kept, start_ms, end_ms = _plan(paths, table, columns, start, end, tags, split_bytes, filters)
     options = _tsread_pkg._with_nullable_columns(options, ds, table)
     # Each partition knows only its own tags: categories unknown to dask until computed.
     meta = clear_known_categories(_frame.to_frame(_frame.empty_columns(spec), options))

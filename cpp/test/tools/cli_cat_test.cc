@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
+#include "testing/csv.h"
 #include "testing/fixtures.h"
 
 namespace tsread {
@@ -164,6 +165,39 @@ TEST(CliCatOutputTest, LimitFormatAndTimeFormat) {
   RunResult tree = RunTsread("cat " + Fixture("tree_aligned.tsfile") + " --tree --format ndjson --limit 1");
   ASSERT_EQ(tree.exit_code, 0) << tree.err;
   EXPECT_EQ(tree.out, "{\"device\":\"root.sg2.a1\",\"measurement\":\"b\",\"time\":1700000000000,\"value\":true}\n");
+}
+
+// --where in the predicate grammar: the rows `cat` prints are the fixture CSV's rows that satisfy
+// the conditions, filtered here; `scan --json` reports what the statistics skipped.
+TEST(CliTest, CatWhereValuePredicatesKeepsTheMatchingCsvRows) {
+  const std::string csv = testing::ReadWholeFile(testing::FixturePath("table_alltypes.t_all.csv"));
+  const std::vector<testing::CsvRow> rows = testing::ParseCsv(csv);
+  ASSERT_GT(rows.size(), 1u);
+  // Columns: time,region,id,f_boolean,f_int32,f_int64,f_float,f_double,f_text,f_string,...
+  RunResult r = RunTsread("cat " + Fixture("table_alltypes.tsfile") +
+                          " --where \"f_int32 > 100 AND f_string != 'mode_5'\" --where id=dev_17,dev_03");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<testing::CsvRow> got = testing::ParseCsv(r.out);
+  size_t want = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const testing::CsvRow& row = rows[i];
+    const bool match = !row[4].is_null() && std::stoll(row[4].text) > 100 && !row[9].is_null() &&
+                       row[9].text != "mode_5" && (row[2].text == "dev_17" || row[2].text == "dev_03");
+    if (!match) continue;
+    ++want;
+    ASSERT_LT(want, got.size());
+    for (size_t j = 0; j < row.size(); ++j) EXPECT_EQ(got[want][j].text, row[j].text) << "row " << want;
+  }
+  EXPECT_GT(want, 0u);
+  EXPECT_EQ(got.size(), want + 1);
+
+  RunResult scan = RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --json --where 'f_int64 < 0'");
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_THAT(scan.out, ::testing::HasSubstr("\"rows\": 0"));
+  EXPECT_THAT(scan.out, ::testing::HasSubstr("\"predicates\": {\"devices_skipped\": "));
+  RunResult bad = RunTsread("cat " + Fixture("table_alltypes.tsfile") + " --where 'f_int32 > abc'");
+  EXPECT_EQ(bad.exit_code, 1);  // usage
+  EXPECT_THAT(bad.err, ::testing::HasSubstr("f_int32"));
 }
 
 }  // namespace

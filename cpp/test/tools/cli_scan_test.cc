@@ -74,7 +74,10 @@ TEST(CliTest, ScanWhereFiltersDevicesByTag) {
   EXPECT_EQ(nlohmann::json::parse(all.out)["rows"], 100000);
   EXPECT_EQ(nlohmann::json::parse(some.out)["rows"], 10000);  // dev_00 (north) and dev_01 (south)
   EXPECT_EQ(nlohmann::json::parse(null_tag.out)["rows"], 5000);  // dev_17
-  EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --where f_int64=1").exit_code, 1);
+  // --where takes FIELD columns too (value predicates); an unknown column or a value of the wrong
+  // type is a usage error.
+  EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --where nope=1").exit_code, 1);
+  EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --where f_int64=abc").exit_code, 1);
   EXPECT_EQ(RunTsread("scan " + Fixture("table_alltypes.tsfile") + " --table t_all --threads 0").exit_code, 1);
 }
 

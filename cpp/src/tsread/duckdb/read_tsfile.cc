@@ -108,6 +108,7 @@ bool RegisterReadTsfile(duckdb_connection connection) {
   AddNamedParameter(function, "tags_as_enum", DUCKDB_TYPE_BOOLEAN);
   // ANY: a MAP of one value or of a list per column, or a STRUCT (ParseTags reads each).
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "filter", DUCKDB_TYPE_VARCHAR);
   return RegisterTableFunction(connection, function, BindCallback<read_tsfile_internal::Bind>,
                                InitCallback<read_tsfile_internal::Init>, ScanCallback<read_tsfile_internal::Scan>);
 }

@@ -20,6 +20,7 @@
 #include "tsread/duckdb/read_tsfile_plan.h"
 #include "tsread/duckdb/table_parameters.h"
 #include "tsread/duckdb/tag_enums.h"
+#include "tsread/read/predicate_text.h"
 
 namespace tsread::duckdb_ext::read_tsfile_internal {
 namespace {
@@ -43,6 +44,11 @@ absl::Status Bind(duckdb_bind_info info) {
     return absl::InvalidArgumentError("read_tsfile: tags_as_enum and binary_as_blob exclude each other");
   }
   if (absl::Status s = ParseTags(info, kFunction, bind->predicates); !s.ok()) return s;
+  if (std::optional<std::string> filter = NamedString(info, "filter")) {
+    absl::StatusOr<std::vector<ValuePredicate>> parsed = ParsePredicates(*filter);
+    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": filter: ", parsed.status().message()));
+    bind->value_predicates = std::move(*parsed);
+  }
 
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
   if (!dataset.ok()) return dataset.status();
@@ -65,8 +71,9 @@ absl::Status Bind(duckdb_bind_info info) {
   options.table = bind->table;
   options.time_range = bind->range;
   options.tag_predicates = bind->predicates;
+  options.value_predicates = bind->value_predicates;
   absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(*bind->dataset, options);
-  if (!scanner.ok()) return scanner.status();
+  if (!scanner.ok()) return absl::Status(scanner.status().code(), absl::StrCat(kFunction, ": ", scanner.status().message()));
   absl::StatusOr<uint64_t> rows = EstimateRows(*bind->dataset, **scanner);
   if (!rows.ok()) return rows.status();
   duckdb_bind_set_cardinality(info, *rows, /*is_exact=*/false);

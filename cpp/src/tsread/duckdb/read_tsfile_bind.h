@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/read/value_predicate.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/function_support.h"
@@ -26,6 +27,9 @@ struct BindData {
   TableSchema schema;  // reconciled across the files
   TimeRange range;
   std::vector<TagPredicate> predicates;
+  // filter := 'text' in the predicate grammar (read/predicate_text.h): DuckDB's C API passes no
+  // WHERE clause to a table function, so this is the pushdown path for value predicates.
+  std::vector<ValuePredicate> value_predicates;
   bool filename = false;
   // binary_as_blob: TAG, TEXT and STRING columns as BLOB (their bytes unchecked) instead of
   // VARCHAR (checked UTF-8, an error naming file and column otherwise).

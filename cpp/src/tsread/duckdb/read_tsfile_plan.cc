@@ -95,6 +95,7 @@ absl::Status Init(duckdb_init_info info) {
   options.table = bind->table;
   options.time_range = bind->range;
   options.tag_predicates = bind->predicates;
+  options.value_predicates = bind->value_predicates;
   options.batch_size = 0;  // one batch per page, read in place (Scan cuts it into vectors)
   const idx_t count = duckdb_init_get_column_count(info);
   for (idx_t i = 0; i < count; ++i) {
@@ -112,7 +113,8 @@ absl::Status Init(duckdb_init_info info) {
     }
     state->out.push_back(out);
   }
-  state->rows_only = options.columns.empty() && std::none_of(state->out.begin(), state->out.end(), [](const OutColumn& c) {
+  // A count from statistics holds only without value predicates (those need the rows decoded).
+  state->rows_only = options.columns.empty() && options.value_predicates.empty() && std::none_of(state->out.begin(), state->out.end(), [](const OutColumn& c) {
                        return c.kind == OutColumn::kTime;
                      });
   state->range = bind->range;
