@@ -14,12 +14,12 @@ constexpr char kOverview[] =
     "  info INPUT... [--json] [--columns]   tables, columns, devices and rows, from metadata only\n"
     "  devices INPUT... [--table T] [--json]   one device id per line\n"
     "  sketch FILE [--memory-budget SIZE]   byte map of the file (chunk groups, chunks, pages, index)\n"
-    "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "  cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
     "       [--limit N] [--format csv|ndjson] [--time-format epoch|iso] [--memory-budget SIZE]\n"
     "                              a table's rows\n"
     "  cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1] ...\n"
     "                              tree-model points as device,measurement,time,value\n"
-    "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
     "       [--threads N] [--memory-budget SIZE] [--json]\n"
     "                              full scan: rows, seconds, rows/s (and column statistics)\n"
     "  agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|N] [--start T0]\n"
@@ -60,8 +60,10 @@ constexpr char kTimes[] =
 constexpr char kTableSelection[] =
     "  --table T              the table (may be left out when the input holds one table)\n"
     "  --columns a,b          the columns, in that order (time always comes first; naming it is allowed)\n"
-    "  --where tag=v1[,v2]    keep only devices whose TAG column `tag` has one of the values; repeat for\n"
-    "                         several tags (AND); `--where tag=` keeps devices whose tag is null\n";
+    "  --where COND           keep the rows that satisfy COND; repeat, or join with AND, for several:\n"
+    "                         `s_double>380`, `s_int32 <= 5 AND s_text != 'idle'`, `x IS NULL`,\n"
+    "                         `region=east,west` (any of), `region=` (null); agg and last take only\n"
+    "                         tag=v1[,v2] (see docs/cli.md)\n";
 
 }  // namespace
 
@@ -94,7 +96,7 @@ std::string CommandHelp(std::string_view command) {
                         kWalkMemoryBudget);
   } else if (command == "cat") {
     text = absl::StrCat(
-        "usage: tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "usage: tsread cat INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
         "       tsread cat INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1]\n"
         "       (both: [--limit N] [--format csv|ndjson] [--time-format epoch|iso]; tables: [--memory-budget SIZE])\n"
         "A table's rows (header `time,` then the columns), in device-index order then time; or with --tree\n"
@@ -113,7 +115,7 @@ std::string CommandHelp(std::string_view command) {
         kMemoryBudget);
   } else if (command == "scan") {
     text = absl::StrCat(
-        "usage: tsread scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "usage: tsread scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
         "       [--threads N] [--memory-budget SIZE] [--json]\n"
         "A full scan that decodes every selected column: rows, seconds and rows/s; with --json also each\n"
         "column's non-null count, min and max.\n",
