@@ -51,7 +51,11 @@ case $target in
       for k in 0 1 2 3 4 5 6 7 8; do
         { printf "\\x$(printf %02x $k)"; tail -c 400 "$f"; } > "$corpus/$(basename "$f").$k"
       done
-    done ;;
+    done
+    # Predicate text (byte 0 = 9).
+    seed p1 "\\x09s_double > 380 AND s_int32 <= -2.5"
+    seed p2 "\\x09region=east,'we''st' AND \"odd name\" IS NOT NULL"
+    seed p3 "\\x09d >= 2024-01-31 and b = TRUE and t != '\\xc3\\xa9'" ;;
   decoder)
     for enc in 0 1 2 4 6 7 8 9 11 12 13; do
       for type in 0 1 2 3 4 5; do

@@ -41,6 +41,12 @@ TEST(DatasetTest, SerializedSplitsExecutedInAnyOrderGiveTheWholeDataset) {
       options.columns = {"f_double", "id", "f_string"};
       options.time_range = TimeRange{1700000500000, 1700002500000};
       options.tag_predicates = {TagPredicate{"region", {"north", std::nullopt}}};
+      // Value predicates of every operand kind, on projected columns and not.
+      options.value_predicates = {ValuePredicate{"f_double", CompareOp::kGt, {-1e9}},
+                                  ValuePredicate{"f_int32", CompareOp::kNe, {int64_t{7}}},
+                                  ValuePredicate{"f_boolean", CompareOp::kEq, {true, false}},
+                                  ValuePredicate{"f_string", CompareOp::kNe, {std::string("mode_5")}},
+                                  ValuePredicate{"f_float", CompareOp::kIsNotNull, {}}};
     }
     std::unique_ptr<DatasetScanner> scanner = MakeScanner(*dataset, options);
     ASSERT_NE(scanner, nullptr);
@@ -64,8 +70,10 @@ TEST(DatasetTest, SerializedSplitsExecutedInAnyOrderGiveTheWholeDataset) {
     }
     EXPECT_EQ(Sorted(keys), whole);
   }
-  // Not a split, a truncated one, and one whose file changed size.
+  // Not a split, a truncated one (with value predicates), and one whose file changed size.
   DatasetScanOptions options;
+  options.value_predicates = {ValuePredicate{"f_double", CompareOp::kLt, {1e9}},
+                              ValuePredicate{"f_string", CompareOp::kEq, {std::string("a"), std::string("b")}}};
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(*dataset, options);
   std::vector<DatasetSplit> splits = scanner->Splits(1 << 30).value();
   const std::string bytes = scanner->SerializeSplit(splits[0]);

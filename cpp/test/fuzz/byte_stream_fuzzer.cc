@@ -1,6 +1,7 @@
 // libFuzzer target: ByteStream primitives and the metadata structures parsed straight from the
 // input (TsFileMetadata V3/V4, index nodes, device ids, statistics, chunk and page headers), and
-// serialized dataset splits (bytes that come from another process).
+// serialized dataset splits (bytes that come from another process), and predicate text (the CLI's
+// --where, SQL's filter :=) parsed, bound to every type and applied to statistics and a column.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -12,12 +13,53 @@
 #include "tsread/format/tsfile_metadata.h"
 #include "tsread/io/byte_stream.h"
 #include "tsread/dataset/split_codec.h"
+#include "tsread/read/bound_predicate.h"
+#include "tsread/read/predicate_text.h"
+
+namespace {
+
+// Every parsed predicate bound to every type, its verdict on statistics made from the input and
+// its matches on a small column: none may crash, whatever the text.
+void FuzzPredicates(std::string_view text) {
+  absl::StatusOr<std::vector<tsread::ValuePredicate>> parsed = tsread::ParsePredicates(text);
+  if (!parsed.ok()) return;
+  for (const tsread::ValuePredicate& p : *parsed) {
+    for (int t = 0; t < 12; ++t) {
+      const auto type = static_cast<tsread::DataType>(t);
+      absl::StatusOr<tsread::BoundPredicate> bound = tsread::BindPredicate(p, type, 0);
+      if (!bound.ok()) continue;
+      tsread::Statistics s;
+      s.type = type;
+      s.count = static_cast<uint32_t>(text.size() % 5);
+      s.int_min = -static_cast<int64_t>(text.size());
+      s.int_max = static_cast<int64_t>(text.size());
+      s.float_min = -1.5;
+      s.float_max = static_cast<double>(text.size());
+      s.bin_min = std::string(text.substr(0, text.size() / 2));
+      s.bin_max = std::string(text);
+      (void)tsread::StatisticsVerdict(*bound, &s, 4);
+      (void)tsread::StatisticsVerdict(*bound, nullptr, 4);
+      tsread::ColumnVector column;
+      column.type = type == tsread::DataType::kVector || type == tsread::DataType::kUnknown ? tsread::DataType::kInt64
+                                                                                           : type;
+      column.Resize(3);
+      column.SetAllNull();  // zero values and empty strings, then made valid
+      column.validity.assign(1, 0x05);
+      column.FinishValidity();
+      std::vector<uint8_t> keep(3, 1);
+      tsread::KeepMatches(*bound, column, keep);
+      (void)tsread::MatchesText(*bound, text);
+    }
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   tsread::ByteStream in(bytes, 1000);
-  switch (data[0] % 10) {
+  switch (data[0] % 11) {
     case 0:
       while (!in.empty()) {
         if (!in.ReadUVarInt("v").ok() && !in.ReadU8("b").ok()) break;
@@ -52,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (split.ok() && !tsread::DecodeSplit(tsread::EncodeSplit(*split)).ok()) __builtin_trap();
       break;
     }
+    case 9: FuzzPredicates(bytes); break;
     default: {
       auto id = tsread::ReadDeviceIdView(in, 4);
       if (id.ok()) (void)id->ToString();
