@@ -9,7 +9,7 @@ from . import _frame
 import datetime as _dt
 
 _INT_DTYPES = {"INT32": "Int32", "INT64": "Int64", "DATE": "Int32", "TIMESTAMP": "Int64"}
-_HAS_MIN_MAX = ("INT32", "INT64", "FLOAT", "DOUBLE", "DATE", "TIMESTAMP")
+_HAS_MIN_MAX = ("INT32", "INT64", "FLOAT", "DOUBLE", "DATE", "TIMESTAMP", "STRING")
 _HAS_SUM = ("INT32", "INT64", "FLOAT", "DOUBLE", "BOOLEAN")
 
 

@@ -31,7 +31,7 @@ struct Reference {
   int64_t first_time = 0, last_time = 0;
   int64_t i_first = 0, i_last = 0, i_min = 0, i_max = 0;
   double d_first = 0, d_last = 0, d_min = 0, d_max = 0;
-  std::string s_first, s_last;
+  std::string s_first, s_last, s_min, s_max;  // min/max by unsigned bytes (std::string's <)
   __int128 i_sum = 0;
   double d_sum = 0, d_abs = 0;
 };
@@ -56,6 +56,8 @@ void Add(Reference& a, const ColumnVector& v, size_t r, int64_t t) {
       const std::string s(v.binary(r));
       if (first) a.s_first = s;
       if (last) a.s_last = s;
+      if (empty || s < a.s_min) a.s_min = s;
+      if (empty || s > a.s_max) a.s_max = s;
       return;
     }
     case PhysicalType::kFloat:
@@ -145,6 +147,11 @@ void ExpectEqual(const TableAggregate& got, const std::map<GroupKey, ReferenceGr
         case PhysicalType::kBinary:
           EXPECT_EQ(c.first().s, e.s_first);
           EXPECT_EQ(c.last().s, e.s_last);
+          EXPECT_EQ(c.has_min_max(), c.type() == DataType::kString);
+          if (c.has_min_max()) {
+            EXPECT_EQ(c.min().s, e.s_min);
+            EXPECT_EQ(c.max().s, e.s_max);
+          }
           break;
         case PhysicalType::kFloat:
         case PhysicalType::kDouble:

@@ -18,7 +18,8 @@ struct Case {
 std::string Got(const Case& c) {
   return "SELECT " + c.tags + ", bucket, rows, first_time, last_time, f_int32_count, f_int32_min, f_int32_max, " +
          "f_int32_first, f_int32_last, f_int32_sum, f_double_count, f_double_min, f_double_max, f_double_first, " +
-         "f_double_last, f_boolean_sum, f_text_first, f_text_last, f_date_min, f_timestamp_max FROM tsfile_aggregate('" +
+         "f_double_last, f_boolean_sum, f_text_first, f_text_last, f_string_min, f_string_max, f_date_min, f_timestamp_max "
+         "FROM tsfile_aggregate('" +
          c.file + "', time_as := 'bigint'" + c.params + (c.bucket ? ", bucket := INTERVAL 1 MILLISECOND * " +
          std::to_string(c.bucket) : std::string()) + ")";
 }
@@ -42,7 +43,8 @@ std::string Want(const Case& c) {
   return "SELECT " + c.tags + ", " + bucket + " AS b, count(*), min(time), max(time), count(f_int32), min(f_int32), " +
          "max(f_int32), " + first("f_int32") + ", " + last("f_int32") + ", sum(f_int32), count(f_double), " +
          "min(f_double), max(f_double), " + first("f_double") + ", " + last("f_double") + ", " +
-         "sum(f_boolean::INTEGER), " + first("f_text") + ", " + last("f_text") + ", min(f_date), max(f_timestamp) " +
+         "sum(f_boolean::INTEGER), " + first("f_text") + ", " + last("f_text") + ", min(f_string), max(f_string), " +
+         "min(f_date), max(f_timestamp) " +
          "FROM read_tsfile('" + c.file + "', time_as := 'bigint'" + c.params + ") GROUP BY " + c.tags + ", b";
 }
 

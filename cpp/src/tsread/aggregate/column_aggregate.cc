@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 #include <type_traits>
 
 namespace tsread {
@@ -110,7 +111,9 @@ bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, siz
 
 }  // namespace
 
-bool ColumnAggregate::has_min_max() const { return IsIntegerLike(type_) || IsFloating(type_); }
+bool ColumnAggregate::has_min_max() const {
+  return IsIntegerLike(type_) || IsFloating(type_) || type_ == DataType::kString;
+}
 
 bool ColumnAggregate::has_sum() const {
   return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloating(type_) || type_ == DataType::kBoolean;
@@ -161,6 +164,8 @@ void ColumnAggregate::AddStatistics(const Statistics& s) {
     default:  // TEXT, STRING, BLOB
       part.first_.s = s.bin_first;
       part.last_.s = s.bin_last;
+      part.min_.s = s.bin_min;  // STRING only (exact_statistics.h says when they are exact)
+      part.max_.s = s.bin_max;
       break;
   }
   Merge(part);
@@ -213,12 +218,31 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
 }
 
 void ColumnAggregate::AddBinaries(const ColumnVector& values, const int64_t* times, size_t begin, size_t end) {
-  // TEXT/STRING/BLOB keep count, first and last: only the first and last valid rows are copied.
+  // TEXT/STRING/BLOB keep count, first and last: only the first and last valid rows are copied;
+  // STRING also min and max, found as views and copied once.
   const bool all_valid = values.null_count == 0;
   size_t first = 0, last = 0;
   if (!FirstAndLastValid(values, begin, end, first, last)) return;
   uint64_t n = last - first + 1;
   for (size_t r = first; !all_valid && r <= last; ++r) n -= !values.IsValid(r);
+  if (type_ == DataType::kString) {
+    std::string_view lo = values.binary(first), hi = lo;
+    for (size_t r = first + 1; r <= last; ++r) {
+      if (!all_valid && !values.IsValid(r)) continue;
+      const std::string_view v = values.binary(r);
+      if (v < lo) lo = v;  // char_traits<char>: unsigned bytes, i.e. code-point order
+      if (v > hi) hi = v;
+    }
+    AggregateValue run_min, run_max;
+    run_min.s = std::string(lo);
+    run_max.s = std::string(hi);
+    if (count_ == 0) {
+      min_ = run_min;
+      max_ = run_max;
+    } else {
+      TakeMinMax(run_min, run_max);
+    }
+  }
   AggregateValue edge;
   if (count_ == 0 || times[first] < first_time_) {
     edge.s = std::string(values.binary(first));
@@ -280,6 +304,9 @@ void ColumnAggregate::TakeMinMax(const AggregateValue& min, const AggregateValue
     // As the Java statistics update: a NaN compares neither less nor greater, so never replaces.
     if (min.d < min_.d) min_.d = min.d;
     if (max.d > max_.d) max_.d = max.d;
+  } else if (type_ == DataType::kString) {
+    if (min.s < min_.s) min_.s = min.s;  // unsigned bytes
+    if (max.s > max_.s) max_.s = max.s;
   }
 }
 

@@ -5,12 +5,13 @@
 // Semantics, per type (the rows' time order decides first and last):
 //   count          non-null values
 //   first / last   the values at the earliest / latest time among the non-null ones
-//   min / max      INT32, DATE, INT64, TIMESTAMP, FLOAT, DOUBLE. FLOAT/DOUBLE as the Java
-//                  writer's statistics update them: the first value, then replaced by a value
-//                  that compares less (greater), so NaN never replaces one
+//   min / max      INT32, DATE, INT64, TIMESTAMP, FLOAT, DOUBLE, STRING. FLOAT/DOUBLE as the
+//                  Java writer's statistics update them: the first value, then replaced by a
+//                  value that compares less (greater), so NaN never replaces one; STRING in
+//                  unsigned-byte (code-point) order, as SQL's
 //   sum            INT32, INT64 (exact integers), FLOAT, DOUBLE (in double: a decoded sum may
 //                  differ from the statistics' by rounding, as IoTDB's do), BOOLEAN (the trues)
-// TEXT, STRING and BLOB give count, first and last. A group without values gives count 0 and
+// TEXT and BLOB give count, first and last (their statistics hold no min or max). A group without values gives count 0 and
 // nothing else (null).
 #ifndef TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_
 #define TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_

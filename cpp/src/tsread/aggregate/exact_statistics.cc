@@ -8,6 +8,13 @@
 #include "tsread/aggregate/column_aggregate.h"
 
 namespace tsread {
+namespace {
+
+bool IsAscii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+}  // namespace
 
 bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statistics& values, const Statistics& time) {
   if (series_type != type) return false;
@@ -21,6 +28,7 @@ bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statist
       (std::isnan(values.float_min) || std::isnan(values.float_max))) {
     return false;
   }
+  if (type == DataType::kString && !(IsAscii(values.bin_min) && IsAscii(values.bin_max))) return false;
   return ColumnAggregate(type).StatisticsAreExact(values);
 }
 

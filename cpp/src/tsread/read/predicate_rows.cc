@@ -55,6 +55,7 @@ bool CompareText(CompareOp op, std::string_view value, std::string_view operand)
 }
 
 bool TextMatches(const BoundPredicate& p, std::string_view value) {
+  if (p.bytes.empty()) return false;  // bound to another type, or an empty any-of list
   if (p.op != CompareOp::kEq) return CompareText(p.op, value, p.bytes.front());
   return std::find(p.bytes.begin(), p.bytes.end(), value) != p.bytes.end();
 }
