@@ -15,6 +15,21 @@
 // the callback's pace, the calling thread the split after it; with few, long devices either
 // queued a whole device's rows.) Every delivered group's buffers go back to the decoders, so a
 // long scan allocates nothing in steady state.
+//
+// With a memory budget the queued batches are accounted in it too (BatchBytes, from the moment a
+// batch enters a group until its group is delivered), and three rules keep the split being
+// delivered moving — its decoder may need the whole budget, and what is queued for later splits
+// leaves only after it:
+//  - the calling thread decodes a split only once it is the one being delivered (it claims one
+//    ahead and delivers until then), so its batches are never queued, and it waits for the budget
+//    only while decoding that split: the split's queue, which only it drains, is then empty;
+//  - the decoder of the split being delivered that cannot account a batch hands it to the calling
+//    thread directly (still counted as its page memory), so it never waits for queue bytes;
+//  - what is queued for later splits is reclaimable: a thread about to wait for the budget drops
+//    it (MemoryBudget reclaimer; the splits' decoders start them over), later splits queue nothing
+//    while a thread waits (one that cannot waits, holding nothing, until its split's turn), and a
+//    worker whose later split ended with batches queued waits for its turn before it moves on.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -26,6 +41,7 @@
 #include <vector>
 
 #include "tsread/io/status_macros.h"
+#include "tsread/read/memory_budget.h"
 #include "tsread/read/ordered_batch_queue.h"
 #include "tsread/read/table_scanner.h"
 
@@ -37,7 +53,9 @@ constexpr size_t kSplitsPerThread = 32;
 
 }  // namespace
 
+using ordered_scan_internal::BatchBytes;
 using ordered_scan_internal::BatchGroup;
+using ordered_scan_internal::BatchOverBudget;
 using ordered_scan_internal::kBatchesPerGroup;
 using ordered_scan_internal::kMaxGroups;
 using ordered_scan_internal::SplitState;
@@ -51,10 +69,12 @@ class TableScanner::OrderedScan {
               const std::vector<Cursor*>& cursors, Workspace& workspace)
       : scanner_(scanner), consume_(consume), cursors_(cursors), workspace_(workspace),
         splits_(scanner.EvenSplits(static_cast<size_t>(scanner.options_.num_threads) * kSplitsPerThread)),
-        window_(static_cast<size_t>(scanner.options_.num_threads) + 1), state_(splits_.size()),
+        window_(static_cast<size_t>(scanner.options_.num_threads) + 1),
+        budget_(scanner.options_.shared_memory_budget.get()), state_(splits_.size()),
         delivered_(std::move(workspace.batch_groups_)) {}
 
   absl::Status Run() {
+    if (budget_ != nullptr) reclaimer_ = budget_->AddReclaimer([this] { EvictQueuedAhead(); });
     std::vector<std::thread> pool;
     for (int w = 1; w < scanner_.options_.num_threads; ++w) pool.emplace_back([this, w] { WorkerLoop(w); });
     absl::Status result = CallerLoop();
@@ -62,6 +82,10 @@ class TableScanner::OrderedScan {
     // which a worker still loading may be waiting for (memory_budget.h).
     cursors_[0]->ReleaseMemory();
     StopWorkers(pool);
+    if (budget_ != nullptr) {
+      budget_->RemoveReclaimer(reclaimer_);
+      ReleaseQueuedBytes();
+    }
     GiveBackBuffers();
     return result;
   }
@@ -69,10 +93,34 @@ class TableScanner::OrderedScan {
  private:
   // Per decoding thread: its cursor and batch buffers.
   struct Decoder {
+    explicit Decoder(Cursor& c) : cursor(c) {}
     Cursor& cursor;
     BatchGroup group;  // being filled
     BatchGroup spare;  // delivered batches whose buffers the cursor takes next
+    uint32_t evictions = 0;  // its split's SplitState::evictions when it (re)started the split
+    size_t split = 0;        // the split it decodes
+    std::thread::id thread = std::this_thread::get_id();
   };
+  // Registers a thread's decoder for the reclaimer (EvictQueuedAhead) while it lives.
+  class DecoderEntry {
+   public:
+    DecoderEntry(OrderedScan& scan, Decoder& d) : scan_(scan), d_(d) {
+      std::lock_guard<std::mutex> lock(scan_.mutex_);
+      scan_.decoders_.push_back(&d_);
+    }
+    ~DecoderEntry() {
+      std::lock_guard<std::mutex> lock(scan_.mutex_);
+      scan_.decoders_.erase(std::find(scan_.decoders_.begin(), scan_.decoders_.end(), &d_));
+    }
+    DecoderEntry(const DecoderEntry&) = delete;
+    DecoderEntry& operator=(const DecoderEntry&) = delete;
+
+   private:
+    OrderedScan& scan_;
+    Decoder& d_;
+  };
+  // What queuing a batch came to.
+  enum class Step { kGo, kStop, kStartOver };
 
   // ---- The end of the scan.
 
@@ -94,6 +142,18 @@ class TableScanner::OrderedScan {
     if (delivered_.size() > keep) delivered_.resize(keep);
     workspace_.batch_groups_ = std::move(delivered_);
     workspace_.batches_made_ += batches_made_.load();
+    workspace_.queued_bytes_peak_ = std::max(workspace_.queued_bytes_peak_, queued_peak_);
+  }
+
+  // After the workers have stopped: gives back what a scan stopped early left queued.
+  void ReleaseQueuedBytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (SplitState& split : state_) {
+      for (const uint64_t bytes : split.group_bytes) budget_->Release(bytes);
+      budget_->Release(split.filling_bytes);
+      split.group_bytes.clear();
+      split.filling_bytes = 0;
+    }
   }
 
   // ---- Claiming splits.
@@ -114,7 +174,11 @@ class TableScanner::OrderedScan {
       claimed = ClaimLocked();
       return stop_ || claimed.has_value() || next_to_claim_ >= splits_.size();
     });
-    if (claimed.has_value()) TakeSpareLocked(d);
+    if (claimed.has_value()) {
+      TakeSpareLocked(d);
+      d.evictions = state_[*claimed].evictions;
+      d.split = *claimed;
+    }
     return claimed;
   }
 
@@ -127,22 +191,62 @@ class TableScanner::OrderedScan {
     }
   }
 
-  // Decodes split `s`. On the calling thread, delivers what is ready between batches, and once
-  // `s` is the split being delivered with nothing queued before, consumes its batches directly.
-  // The returned error is the split's own (a decode error); a delivery error (the callback's, or
-  // an earlier split's) is kept in final_error_ and ends the split with Cancelled.
+  // Decodes split `s`, from its start again whenever its queued batches were dropped to free the
+  // budget. On the calling thread, delivers what is ready between batches, and once `s` is the
+  // split being delivered with nothing queued before, consumes its batches directly. The returned
+  // error is the split's own (a decode error); a delivery error (the callback's, or an earlier
+  // split's) is kept in final_error_ and ends the split with Cancelled.
   absl::Status DecodeSplit(Decoder& d, size_t s, bool on_caller) {
+    while (true) {
+      d.cursor.Restart(splits_[s]);
+      std::optional<absl::Status> status = DecodeSplitOnce(d, s, on_caller);
+      if (status.has_value() && budget_ != nullptr && !on_caller && !AwaitTurnIfQueued(d, s)) status.reset();
+      if (status.has_value()) return *std::move(status);
+      StartOver(d, s);
+    }
+  }
+
+  // One pass of DecodeSplit: nullopt when the split's queued batches were dropped.
+  std::optional<absl::Status> DecodeSplitOnce(Decoder& d, size_t s, bool on_caller) {
     const absl::Status stopped = absl::CancelledError("scan stopped");
-    d.cursor.Restart(splits_[s]);
     while (true) {
       TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, d.cursor.Next());
       if (batch == nullptr) break;
+      const uint64_t bytes = budget_ == nullptr ? 0 : BatchBytes(*batch);
+      // Checked for every batch, queued or not, so that the scan fails the same whatever the timing.
+      if (budget_ != nullptr && bytes > budget_->limit()) return BatchOverBudget(*batch, bytes, budget_->limit());
       bool consumed = false;
       if (on_caller && !CallerTakeTurn(d, s, *batch, consumed)) return stopped;
-      if (!consumed && !QueueBatch(d, s, *batch, on_caller)) return stopped;
+      if (consumed) continue;
+      const Step step = QueueBatch(d, s, *batch, bytes, on_caller);
+      if (step == Step::kStop) return stopped;
+      if (step == Step::kStartOver) return std::nullopt;
     }
-    if (!d.group.empty() && !Publish(d, s, on_caller)) return stopped;
+    const Step step = d.group.empty() ? Step::kGo : Publish(d, s, on_caller);
+    if (step == Step::kStop) return stopped;
+    if (step == Step::kStartOver) return std::nullopt;
     return absl::OkStatus();
+  }
+
+  // Drops the decoder's group (its bytes are given back already) to start split `s` over.
+  void StartOver(Decoder& d, size_t s) {
+    for (TableBatch& batch : d.group) d.spare.push_back(std::move(batch));
+    d.group.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
+    d.evictions = state_[s].evictions;
+  }
+
+  // Pool worker with a budget, at the end of a later split that still has batches queued: waits
+  // for the split's turn, so that it is there to start the split over should they be dropped.
+  // False when they were (the split is decoded again).
+  bool AwaitTurnIfQueued(Decoder& d, size_t s) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (state_[s].groups.empty()) return true;
+    lock.unlock();
+    d.cursor.ReleaseMemory();  // before waiting (memory_budget.h)
+    lock.lock();
+    room_.wait(lock, [&] { return stop_ || s == delivering_ || state_[s].evictions != d.evictions; });
+    return stop_ || state_[s].evictions == d.evictions;
   }
 
   // Calling thread, with `batch` of split `s` decoded: delivers what is ready, and once `s` is
@@ -152,14 +256,20 @@ class TableScanner::OrderedScan {
     if (!Deliver(DeliverReady())) return false;
     if (!IsDelivering(s)) return true;
     // What was decoded before `s` became the current split goes first.
-    if (!d.group.empty() && (!Publish(d, s, /*on_caller=*/true) || !Deliver(DeliverReady()))) return false;
+    if (!d.group.empty() && (Publish(d, s, /*on_caller=*/true) != Step::kGo || !Deliver(DeliverReady()))) return false;
     consumed = true;
     return Deliver(consume_(0, batch));
   }
 
-  // Moves `batch` into the decoder's group, publishing the group once full. False once the scan
-  // is stopping (Publish).
-  bool QueueBatch(Decoder& d, size_t s, TableBatch& batch, bool on_caller) {
+  // Moves `batch` (of `bytes`, with a budget) into the decoder's group, publishing the group once
+  // full. With a budget the batch is accounted first, or handed over (HandOver), or the split
+  // started over (Admit).
+  Step QueueBatch(Decoder& d, size_t s, TableBatch& batch, uint64_t bytes, bool on_caller) {
+    if (budget_ != nullptr) {
+      const std::optional<Step> admitted = Admit(d, s, bytes);
+      if (!admitted.has_value()) return HandOver(d, s, batch);
+      if (*admitted != Step::kGo) return *admitted;
+    }
     if (d.spare.empty()) {
       // Reuse a delivered group's buffers rather than starting fresh batches: the groups a scan
       // circulates then stay as many as it has in flight, also across the scans of a Workspace.
@@ -167,31 +277,120 @@ class TableScanner::OrderedScan {
       TakeSpareLocked(d);
     }
     if (TakeBatch(batch, d.group, d.spare)) batches_made_.fetch_add(1, std::memory_order_relaxed);
-    return d.group.size() != kBatchesPerGroup || Publish(d, s, on_caller);
+    return d.group.size() != kBatchesPerGroup ? Step::kGo : Publish(d, s, on_caller);
+  }
+
+  // Accounts `bytes` of split `s` in the budget: kGo once they are. The split being delivered
+  // takes them if they fit; nullopt if not (hand the batch over). A later split takes them only
+  // while no thread waits for the budget; if not, it drops what it queued and waits, holding
+  // nothing, for its turn: kStartOver. kStartOver too when its batches were dropped meanwhile.
+  std::optional<Step> Admit(Decoder& d, size_t s, uint64_t bytes) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (stop_) return Step::kStop;
+    SplitState& split = state_[s];
+    if (split.evictions != d.evictions) return Step::kStartOver;
+    const bool current = s == delivering_;
+    if (current ? budget_->TryAcquire(bytes) : budget_->TryAcquireUnlessWaited(bytes)) {
+      split.filling_bytes += bytes;
+      queued_ += bytes;
+      queued_peak_ = std::max(queued_peak_, queued_);
+      return Step::kGo;
+    }
+    if (current) return std::nullopt;
+    EvictLocked(s);
+    lock.unlock();
+    d.cursor.ReleaseMemory();
+    lock.lock();
+    room_.wait(lock, [&] { return stop_ || s == delivering_; });
+    return stop_ ? Step::kStop : Step::kStartOver;
+  }
+
+  // Pool worker decoding the split being delivered, whose `batch` the budget cannot take: queues
+  // its group, then, once the calling thread has delivered everything queued, has it consume
+  // `batch` from the cursor (whose page memory still accounts for it).
+  Step HandOver(Decoder& d, size_t s, const TableBatch& batch) {
+    if (!d.group.empty()) {
+      const Step published = Publish(d, s, /*on_caller=*/false);
+      if (published != Step::kGo) return published;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [&] { return stop_ || (state_[s].groups.empty() && handoff_ == nullptr); });
+    if (stop_) return Step::kStop;
+    handoff_ = &batch;
+    ready_.notify_one();
+    // Once stop_ is set the calling thread has left its loop: it no longer reads the batch.
+    room_.wait(lock, [&] { return stop_ || handoff_ == nullptr; });
+    return stop_ ? Step::kStop : Step::kGo;
+  }
+
+  // Drops what split `s` (after the one being delivered) has queued and accounted, giving the
+  // bytes back; its decoder starts it over (under the lock).
+  void EvictLocked(size_t s) {
+    SplitState& split = state_[s];
+    if (split.groups.empty() && split.filling_bytes == 0) return;
+    uint64_t bytes = split.filling_bytes;
+    for (const uint64_t b : split.group_bytes) bytes += b;
+    for (BatchGroup& group : split.groups) delivered_.push_back(std::move(group));
+    split.groups.clear();
+    split.group_bytes.clear();
+    split.filling_bytes = 0;
+    ++split.evictions;
+    queued_ -= bytes;
+    budget_->Release(bytes);
+    room_.notify_all();
+  }
+
+  // The budget's reclaimer (any thread about to wait for it): drops what the splits after the one
+  // being delivered have queued. On a decoder of this scan whose split has become the one being
+  // delivered, also queues the group it fills (one group over kMaxGroups at most), which would
+  // otherwise stay accounted while it waits: only the calling thread drains queues.
+  void EvictQueuedAhead() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t s = delivering_ + 1; s < next_to_claim_; ++s) EvictLocked(s);
+    for (Decoder* d : decoders_) {
+      if (d->thread != std::this_thread::get_id() || d->split != delivering_ || d->group.empty()) continue;
+      QueueGroupLocked(*d, d->split);
+    }
+  }
+
+  // Moves the decoder's group into split `s`'s queue (under the lock).
+  void QueueGroupLocked(Decoder& d, size_t s) {
+    SplitState& split = state_[s];
+    split.groups.push_back(std::move(d.group));
+    split.group_bytes.push_back(split.filling_bytes);
+    split.filling_bytes = 0;
+    d.group.clear();
+    TakeSpareLocked(d);
+    ready_.notify_one();
   }
 
   // ---- Publishing.
 
   // Queues the decoder's group for split `s`. While the split has kMaxGroups queued, a pool
   // worker waits for the calling thread to deliver some; the calling thread, whose split is not
-  // the one being delivered then, delivers until there is room. False once the scan is stopping
-  // (or, on the calling thread, delivery failed).
-  bool Publish(Decoder& d, size_t s, bool on_caller) {
-    if (on_caller && !CallerMakeRoom(d, s)) return false;
+  // the one being delivered then, delivers until there is room. kStop once the scan is stopping
+  // (or, on the calling thread, delivery failed); kStartOver when the split's batches were dropped.
+  Step Publish(Decoder& d, size_t s, bool on_caller) {
+    if (on_caller && !CallerMakeRoom(d, s)) return Step::kStop;
     std::unique_lock<std::mutex> lock(mutex_);
+    SplitState& split = state_[s];
     if (!on_caller) {
       // The split being delivered waits too: the calling thread drains its queue, so it moves.
-      auto has_room = [&] { return stop_ || state_[s].groups.size() < kMaxGroups; };
-      // Nothing of a memory budget is held while waiting on anything else (memory_budget.h).
-      if (!has_room()) d.cursor.ReleaseMemory();
+      auto has_room = [&] { return stop_ || split.groups.size() < kMaxGroups || split.evictions != d.evictions; };
+      // Nothing of a memory budget is held while waiting on anything else (memory_budget.h) — but
+      // by the split being delivered's decoder, with a budget: the calling thread, which then
+      // decodes nothing, drains its queue whatever the budget.
+      if (!has_room() && (budget_ == nullptr || s != delivering_)) {
+        lock.unlock();
+        d.cursor.ReleaseMemory();
+        lock.lock();
+      }
       room_.wait(lock, has_room);
     }
-    if (stop_) return false;
-    state_[s].groups.push_back(std::move(d.group));
-    d.group.clear();
-    TakeSpareLocked(d);
-    ready_.notify_one();
-    return true;
+    if (stop_) return Step::kStop;
+    if (split.evictions != d.evictions) return Step::kStartOver;
+    if (!d.group.empty()) QueueGroupLocked(d, s);  // the reclaimer may have queued it meanwhile
+    return Step::kGo;
   }
 
   // Calling thread, about to queue a group of split `s`: while `s` is not being delivered and has
@@ -238,7 +437,7 @@ class TableScanner::OrderedScan {
   // waits for (under the lock).
   bool CanDeliverLocked() const {
     const SplitState& split = state_[delivering_];
-    return !split.groups.empty() || split.done;
+    return !split.groups.empty() || split.done || handoff_ != nullptr;
   }
 
   // Hands every queued group of the split being delivered to the callback, moving on past
@@ -250,12 +449,28 @@ class TableScanner::OrderedScan {
       SplitState& split = state_[delivering_];
       if (!split.groups.empty()) {
         BatchGroup group = std::move(split.groups.front());
+        const uint64_t bytes = split.group_bytes.front();
         split.groups.pop_front();
+        split.group_bytes.pop_front();
         room_.notify_all();
         lock.unlock();
-        for (const TableBatch& batch : group) TSREAD_RETURN_IF_ERROR(consume_(0, batch));
+        absl::Status status = ConsumeGroup(group);
         lock.lock();
+        // Given back once consumed: the batches are in memory until then.
+        if (bytes > 0) budget_->Release(bytes);
+        queued_ -= bytes;
         delivered_.push_back(std::move(group));
+        TSREAD_RETURN_IF_ERROR(status);
+        continue;
+      }
+      if (handoff_ != nullptr) {
+        // The split's decoder waits while its batch is consumed (HandOver).
+        lock.unlock();
+        absl::Status status = consume_(0, *handoff_);
+        lock.lock();
+        handoff_ = nullptr;
+        room_.notify_all();
+        TSREAD_RETURN_IF_ERROR(status);
         continue;
       }
       if (!split.done) break;
@@ -266,10 +481,26 @@ class TableScanner::OrderedScan {
     return absl::OkStatus();
   }
 
+  absl::Status ConsumeGroup(const BatchGroup& group) {
+    for (const TableBatch& batch : group) TSREAD_RETURN_IF_ERROR(consume_(0, batch));
+    return absl::OkStatus();
+  }
+
+  // Calling thread, with a budget: delivers until split `s`, which it claimed, is the one being
+  // delivered (the file comment says why it decodes no other).
+  absl::Status AwaitCallerTurn(size_t s) {
+    while (true) {
+      TSREAD_RETURN_IF_ERROR(DeliverReady());
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (delivering_ == s) return absl::OkStatus();
+      ready_.wait(lock, [&] { return CanDeliverLocked(); });
+    }
+  }
+
   // ---- The threads' loops.
 
   absl::Status CallerLoop() {
-    Decoder d{*cursors_[0], {}, {}};
+    Decoder d(*cursors_[0]);
     while (true) {
       TSREAD_RETURN_IF_ERROR(DeliverReady());
       std::unique_lock<std::mutex> lock(mutex_);
@@ -277,6 +508,7 @@ class TableScanner::OrderedScan {
       if (std::optional<size_t> s = ClaimLocked(); s.has_value()) {
         TakeSpareLocked(d);
         lock.unlock();
+        if (budget_ != nullptr) TSREAD_RETURN_IF_ERROR(AwaitCallerTurn(*s));
         TSREAD_RETURN_IF_ERROR(CallerDecodeSplit(d, *s));
         continue;
       }
@@ -295,7 +527,8 @@ class TableScanner::OrderedScan {
   }
 
   void WorkerLoop(int worker) {
-    Decoder d{*cursors_[static_cast<size_t>(worker)], {}, {}};
+    Decoder d(*cursors_[static_cast<size_t>(worker)]);
+    const DecoderEntry entry(*this, d);
     while (std::optional<size_t> s = WorkerClaim(d)) FinishSplit(*s, DecodeSplit(d, *s, /*on_caller=*/false));
   }
 
@@ -305,15 +538,21 @@ class TableScanner::OrderedScan {
   Workspace& workspace_;
   const std::vector<ScanSplit> splits_;
   const size_t window_;
+  MemoryBudget* const budget_;  // the scan's, if any
+  int reclaimer_ = -1;          // EvictQueuedAhead's id in budget_
 
   std::mutex mutex_;
   std::condition_variable ready_;  // the calling thread waits: a group or a split end arrived
   std::condition_variable room_;   // pool workers wait: the window moved, a queue shrank, or stop
   std::vector<SplitState> state_;
   std::vector<BatchGroup> delivered_;  // groups whose buffers the decoders reuse (from kept_groups_ at first)
+  std::vector<Decoder*> decoders_;     // the pool workers'
   size_t next_to_claim_ = 0;
   size_t delivering_ = 0;
   bool stop_ = false;
+  const TableBatch* handoff_ = nullptr;  // a batch of the split being delivered, in its decoder's cursor
+  uint64_t queued_ = 0;                  // with a budget: bytes of the batches in groups, queued or filling
+  uint64_t queued_peak_ = 0;
   absl::Status final_error_;  // calling thread only
   std::atomic<size_t> batches_made_{0};
 };
