@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "testing/table_schemas.h"
 #include "tsread/check/data_section_walker.h"
 #include "tsread/check/file_verifier.h"
 #include "tsread/check/salvage.h"
@@ -49,18 +50,8 @@ int64_t Noise(uint64_t x) {
 // Writes the file: kDevices devices of kRowsPerDevice rows, a chunk group per kRowsPerGroup rows,
 // three INT64 fields and a DOUBLE one.
 void WriteLargeFile(const std::string& path) {
-  TableSchema schema;
-  schema.name = "t";
-  auto column = [](const char* name, DataType type, ColumnCategory category) {
-    ColumnSchema c;
-    c.name = name;
-    c.data_type = type;
-    c.category = category;
-    return c;
-  };
-  schema.columns.push_back(column("id", DataType::kString, ColumnCategory::kTag));
-  for (const char* name : {"a", "b", "c"}) schema.columns.push_back(column(name, DataType::kInt64, ColumnCategory::kField));
-  schema.columns.push_back(column("x", DataType::kDouble, ColumnCategory::kField));
+  const TableSchema schema = testing::TagAndFields(
+      "t", "id", {{"a", DataType::kInt64}, {"b", DataType::kInt64}, {"c", DataType::kInt64}, {"x", DataType::kDouble}});
   std::unique_ptr<TsFileWriter> writer = TsFileWriter::Create(path, schema, {}).value();
   for (int d = 0; d < kDevices; ++d) {
     const DeviceId device = writer->MakeDeviceId({absl::StrCat("dev", 1000 + d)});

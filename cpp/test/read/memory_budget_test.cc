@@ -22,6 +22,7 @@
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
 #include "testing/row_key.h"
+#include "testing/table_schemas.h"
 #include "tsread/io/random_access_file.h"
 #include "tsread/read/ordered_batch_queue.h"
 #include "tsread/read/table_scanner.h"
@@ -161,17 +162,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, BudgetedScanTest,
 // A table file made by the writer: `devices` devices of `rows` rows each in pages of 500 rows,
 // three INT64 fields (a chunk group per 5,000 rows).
 std::string ManyPagesFile(int devices, int rows) {
-  TableSchema schema;
-  schema.name = "t";
-  auto column = [](const char* name, DataType type, ColumnCategory category) {
-    ColumnSchema c;
-    c.name = name;
-    c.data_type = type;
-    c.category = category;
-    return c;
-  };
-  schema.columns.push_back(column("id", DataType::kString, ColumnCategory::kTag));
-  for (const char* name : {"a", "b", "c"}) schema.columns.push_back(column(name, DataType::kInt64, ColumnCategory::kField));
+  const TableSchema schema =
+      testing::TagAndFields("t", "id", {{"a", DataType::kInt64}, {"b", DataType::kInt64}, {"c", DataType::kInt64}});
   std::string bytes;
   TableWriterOptions options;
   options.max_points_per_page = 500;
@@ -311,17 +303,8 @@ TEST(BudgetedScanTest, AChunkGroupLargerThanTheBudgetIsAClearError) {
 
 TEST(BudgetedScanTest, APageLargerThanTheBudgetIsAClearError) {
   // One page of 100,000 constant rows: a few hundred bytes of chunks, megabytes once decoded.
-  TableSchema schema;
-  schema.name = "t";
-  auto column = [](const char* name, DataType type, ColumnCategory category) {
-    ColumnSchema c;
-    c.name = name;
-    c.data_type = type;
-    c.category = category;
-    return c;
-  };
-  schema.columns.push_back(column("id", DataType::kString, ColumnCategory::kTag));
-  for (const char* name : {"a", "b", "c"}) schema.columns.push_back(column(name, DataType::kInt64, ColumnCategory::kField));
+  const TableSchema schema =
+      testing::TagAndFields("t", "id", {{"a", DataType::kInt64}, {"b", DataType::kInt64}, {"c", DataType::kInt64}});
   std::string bytes;
   TableWriterOptions writer_options;
   writer_options.compression = Compression::kZstd;
