@@ -99,11 +99,11 @@ class Verifier {
 
   // Accounts `bytes` more in the budget (none: nothing to do). A shared budget's other holders may
   // have the rest: then it waits for them. False (over_budget_ says why) when `bytes` and what is
-  // held already exceed the budget by themselves: `what` needs them at once.
+  // held already exceed the budget by themselves: holding `what` takes them at once.
   bool Hold(uint64_t bytes, const std::string& what) {
     if (!memory_.enabled()) return true;
     if (bytes > memory_.limit() || memory_.used() > memory_.limit() - bytes) {
-      over_budget_ = absl::ResourceExhaustedError(absl::StrCat(reader_.file().name(), ": ", what, " needs ",
+      over_budget_ = absl::ResourceExhaustedError(absl::StrCat(reader_.file().name(), ": holding ", what, " takes ",
                                                                memory_.used() + bytes, " bytes at once, more than the ",
                                                                "memory budget of ", memory_.limit(), " bytes"));
       return false;
@@ -208,7 +208,7 @@ class Verifier {
       if (over_budget_.ok()) Problem(offset, device, column, std::string(chunk.status().message()));
       return;
     }
-    // Given back once verified (what it adds to time_pages_out stays held: HoldTimes).
+    // Given back once verified (the timestamps it adds to time_pages_out stay held until the device is done).
     struct Unhold {
       MemoryHold& memory;
       uint64_t bytes;
@@ -255,7 +255,7 @@ class Verifier {
                           LossyEncoding(chunk.header));
       }
       if (times_out != nullptr) {
-        if (!Hold(times.size() * sizeof(int64_t), absl::StrCat("device ", device, ": the timestamps of its time pages"))) {
+        if (!Hold(times.size() * sizeof(int64_t), absl::StrCat("the timestamps of device ", device, "'s time pages"))) {
           return false;
         }
         times_out->push_back(std::move(times));
