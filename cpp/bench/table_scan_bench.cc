@@ -70,7 +70,8 @@ namespace tsread {
 namespace {
 
 // The scan engine (TableScanner) with 1 and 2 worker threads, every column materialised; the
-// file read with pread (access 0, the default) or memory-mapped (access 1).
+// file read with pread (access 0, the default) or memory-mapped (access 1); optionally within a
+// memory budget (MiB; 0 = none).
 void BM_ScannerAllColumns(benchmark::State& state) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = OpenBenchFile(state.range(2) != 0);
   if (!reader.ok()) {
@@ -83,6 +84,7 @@ void BM_ScannerAllColumns(benchmark::State& state) {
     options.table = "sensors";
     options.num_threads = static_cast<int>(state.range(0));
     options.ordered = state.range(1) != 0;
+    options.memory_budget = static_cast<uint64_t>(state.range(3)) << 20;
     absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
     std::vector<int64_t> per_worker(options.num_threads, 0);
     absl::Status s = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
@@ -97,14 +99,16 @@ void BM_ScannerAllColumns(benchmark::State& state) {
   }
   state.SetItemsProcessed(rows);
 }
-// Args: threads, ordered, access (0 pread, 1 mmap).
+// Args: threads, ordered, access (0 pread, 1 mmap), memory budget in MiB (0 none).
 BENCHMARK(BM_ScannerAllColumns)
-    ->Args({1, 1, 0})
-    ->Args({1, 1, 1})
-    ->Args({2, 0, 0})
-    ->Args({2, 0, 1})
-    ->Args({2, 1, 0})
-    ->Args({2, 1, 1})
+    ->Args({1, 1, 0, 0})
+    ->Args({1, 1, 1, 0})
+    ->Args({2, 0, 0, 0})
+    ->Args({2, 0, 1, 0})
+    ->Args({2, 1, 0, 0})
+    ->Args({2, 1, 1, 0})
+    ->Args({2, 1, 0, 64})
+    ->Args({2, 1, 0, 4})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

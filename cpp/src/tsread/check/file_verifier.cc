@@ -2,7 +2,9 @@
 // reference §2.4), then for each device of the index (§5, §6) each series' chunks: check the
 // chunk's header against its ChunkMetadata, decode its pages (§8.1-§8.3) and check their time
 // order, and compare what they hold (observed_values.h) with the page, chunk and series
-// statistics (§4).
+// statistics (§4). With a memory budget (WalkOptions::memory_budget) step 2's reads are held to it
+// too: each indexed chunk while it is verified, and the time pages' timestamps a device's aligned
+// value chunks are checked against.
 #include "tsread/check/file_verifier.h"
 
 #include <cmath>
@@ -49,12 +51,15 @@ const PageTimes* TimePagesFor(int64_t offset, const TimePagesByChunk& time_pages
 class Verifier {
  public:
   Verifier(const TsFileReader& reader, const ReadLimits& limits, size_t max_problems, const WalkOptions& walk)
-      : reader_(reader), limits_(limits), max_problems_(max_problems), walk_(walk) {}
+      : reader_(reader), limits_(limits), max_problems_(max_problems), walk_(walk) {
+    memory_.Attach(walk.memory_budget);
+  }
 
   absl::StatusOr<VerifyReport> Run() {
     TSREAD_RETURN_IF_ERROR(CollectChunks());
     for (const TableIndex& index : reader_.metadata().table_index) {
       TSREAD_RETURN_IF_ERROR(VerifyTable(index));
+      TSREAD_RETURN_IF_ERROR(over_budget_);
     }
     return std::move(report_);
   }
@@ -89,10 +94,41 @@ class Verifier {
     return absl::OkStatus();
   }
 
+  // Whether step 2 goes on: the report has room and the budget held.
+  bool Going() const { return !report_.truncated && over_budget_.ok(); }
+
+  // Accounts `bytes` more in the budget (none: nothing to do). A shared budget's other holders may
+  // have the rest: then it waits for them. False (over_budget_ says why) when `bytes` and what is
+  // held already exceed the budget by themselves: holding `what` takes them at once.
+  bool Hold(uint64_t bytes, const std::string& what) {
+    if (!memory_.enabled()) return true;
+    if (bytes > memory_.limit() || memory_.used() > memory_.limit() - bytes) {
+      over_budget_ = absl::ResourceExhaustedError(absl::StrCat(reader_.file().name(), ": holding ", what, " takes ",
+                                                               memory_.used() + bytes, " bytes at once, more than the ",
+                                                               "memory budget of ", memory_.limit(), " bytes"));
+      return false;
+    }
+    if (IsMemoryBusy(memory_.Grow(bytes))) {
+      const uint64_t total = memory_.wanted();
+      memory_.WaitFor(total);
+      return memory_.Grow(total).ok();
+    }
+    return true;
+  }
+
+  // Loads an indexed chunk (its bytes held in the budget until Shrink). The chunk fitted the walk's
+  // window, but what the device's time pages hold comes on top; a load error is the chunk's.
+  absl::StatusOr<ChunkData> LoadHeldChunk(const ChunkMetadata& meta) {
+    absl::StatusOr<ChunkData> chunk = LoadChunk(reader_, meta.offset, &chunk_reads_);
+    if (!chunk.ok()) return chunk;
+    if (!Hold(chunk->bytes.size(), absl::StrCat("the chunk at offset ", meta.offset))) return over_budget_;
+    return chunk;
+  }
+
   // Step 2: every device of one table's index, until the report is full.
   absl::Status VerifyTable(const TableIndex& index) {
     TSREAD_ASSIGN_OR_RETURN(DeviceIterator devices, reader_.Devices(index.name));
-    while (!report_.truncated) {
+    while (Going()) {
       absl::StatusOr<const DeviceEntry*> device = devices.Next();
       if (!device.ok()) {
         Problem(0, index.name, "", absl::StrCat("device index: ", device.status().message()));
@@ -122,6 +158,7 @@ class Verifier {
     for (const TimeseriesMetadata& tsm : *series) {
       if (!tsm.is_time_column()) VerifySeries(device, tsm, time != nullptr ? &time_pages : nullptr, nullptr);
     }
+    memory_.ReleaseAll();  // the time pages' timestamps
   }
 
   // One series: each of its chunks, then the series statistics' count.
@@ -130,11 +167,11 @@ class Verifier {
     const std::string column = tsm.is_time_column() ? "(time)" : tsm.measurement;
     Observed series_observed;
     for (const ChunkMetadata& meta : tsm.chunks) {
-      if (report_.truncated) return;
+      if (!Going()) return;
       if (!ChunkMatchesIndex(device, column, tsm, meta)) continue;
       VerifyIndexedChunk(device, column, meta, aligned_times, time_pages_out, series_observed);
     }
-    if (!report_.truncated && series_observed.count != tsm.statistics.count) {
+    if (Going() && series_observed.count != tsm.statistics.count) {
       Problem(0, device, column, absl::StrCat("series statistics count ", tsm.statistics.count, ", the chunks hold ",
                                               series_observed.count));
     }
@@ -166,11 +203,17 @@ class Verifier {
                           const TimePagesByChunk* aligned_times, TimePagesByChunk* time_pages_out,
                           Observed& series_observed) {
     const uint64_t offset = static_cast<uint64_t>(meta.offset);
-    absl::StatusOr<ChunkData> chunk = LoadChunk(reader_, meta.offset, &chunk_reads_);
+    absl::StatusOr<ChunkData> chunk = LoadHeldChunk(meta);
     if (!chunk.ok()) {
-      Problem(offset, device, column, std::string(chunk.status().message()));
+      if (over_budget_.ok()) Problem(offset, device, column, std::string(chunk.status().message()));
       return;
     }
+    // Given back once verified (the timestamps it adds to time_pages_out stay held until the device is done).
+    struct Unhold {
+      MemoryHold& memory;
+      uint64_t bytes;
+      ~Unhold() { memory.Shrink(bytes); }
+    } unhold{memory_, memory_.enabled() ? chunk->bytes.size() : 0};
     ++report_.chunks;
     PageTimes* times_out = nullptr;
     if (time_pages_out != nullptr) times_out = &(*time_pages_out)[meta.offset];
@@ -211,7 +254,12 @@ class Verifier {
         CompareStatistics(page.header.offset, device, column, "page", *page.header.statistics, page_observed,
                           LossyEncoding(chunk.header));
       }
-      if (times_out != nullptr) times_out->push_back(std::move(times));
+      if (times_out != nullptr) {
+        if (!Hold(times.size() * sizeof(int64_t), absl::StrCat("the timestamps of device ", device, "'s time pages"))) {
+          return false;
+        }
+        times_out->push_back(std::move(times));
+      }
       observed.Merge(page_observed);
     }
     return true;
@@ -318,6 +366,8 @@ class Verifier {
   ReadAhead chunk_reads_;
   PageScratch scratch_;
   VerifyReport report_;
+  MemoryHold memory_;          // step 2's share of walk_.memory_budget
+  absl::Status over_budget_;   // ResourceExhausted once step 2 needed more than the budget
 };
 
 }  // namespace

@@ -37,11 +37,45 @@ bool MemoryBudget::TryAcquire(uint64_t bytes) {
   return true;
 }
 
-void MemoryBudget::AcquireWaiting(uint64_t bytes) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  released_.wait(lock, [&] { return bytes <= limit_ - in_use_; });
+bool MemoryBudget::TryAcquireUnlessWaited(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (waiting_ > 0 || bytes > limit_ - in_use_) return false;
   in_use_ += bytes;
   peak_ = std::max(peak_, in_use_);
+  return true;
+}
+
+void MemoryBudget::AcquireWaiting(uint64_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_;
+  while (bytes > limit_ - in_use_) {
+    // What the reclaimers give back wakes no one (this thread may be the only waiter): look again
+    // before sleeping.
+    lock.unlock();
+    RunReclaimers();
+    lock.lock();
+    if (bytes <= limit_ - in_use_) break;
+    released_.wait(lock);
+  }
+  --waiting_;
+  in_use_ += bytes;
+  peak_ = std::max(peak_, in_use_);
+}
+
+int MemoryBudget::AddReclaimer(std::function<void()> reclaim) {
+  std::lock_guard<std::mutex> lock(reclaimers_mutex_);
+  reclaimers_.emplace(next_reclaimer_, std::move(reclaim));
+  return next_reclaimer_++;
+}
+
+void MemoryBudget::RemoveReclaimer(int id) {
+  std::lock_guard<std::mutex> lock(reclaimers_mutex_);
+  reclaimers_.erase(id);
+}
+
+void MemoryBudget::RunReclaimers() {
+  std::lock_guard<std::mutex> lock(reclaimers_mutex_);
+  for (const auto& [id, reclaim] : reclaimers_) reclaim();
 }
 
 void MemoryBudget::Release(uint64_t bytes) {

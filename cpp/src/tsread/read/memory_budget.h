@@ -8,11 +8,19 @@
 // request (never above the limit) fits once the others are done. A reader that cannot grow
 // without waiting backs off: it drops its buffers, waits for all it now knows it needs, and
 // reloads (aligned_device_reader.cc) — so a reservation never waits while holding.
+//
+// Bytes that cannot be let go at any wait — the batches an ordered scan has queued for splits
+// after the one being delivered, which leave only in order — are made reclaimable instead: the
+// scan registers a reclaimer, which a thread about to wait runs first; it drops those batches
+// (their splits are decoded again later), so the waiter's bytes fit once the holders that can
+// let go have (ordered_scan.cc).
 #ifndef TSREAD_READ_MEMORY_BUDGET_H_
 #define TSREAD_READ_MEMORY_BUDGET_H_
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 
 #include "absl/status/status.h"
@@ -32,16 +40,34 @@ class MemoryBudget {
 
   // Adds `bytes` when the total stays within the limit; false (nothing added) otherwise.
   bool TryAcquire(uint64_t bytes);
-  // Waits until `bytes` (at most the limit) fit, then adds them. The caller must hold nothing.
+  // TryAcquire, but false also while a thread waits in AcquireWaiting: for bytes that may be held
+  // for long (queued batches), which must not keep a waiter waiting.
+  bool TryAcquireUnlessWaited(uint64_t bytes);
+  // Waits until `bytes` (at most the limit) fit, then adds them, running the reclaimers before
+  // each wait. The caller must hold nothing.
   void AcquireWaiting(uint64_t bytes);
   void Release(uint64_t bytes);
 
+  // Registers `reclaim`, which gives back what can be given back without waiting, to be run by a
+  // thread about to wait (never under this budget's lock). The id is for RemoveReclaimer, which
+  // returns once no thread runs it any more.
+  int AddReclaimer(std::function<void()> reclaim);
+  void RemoveReclaimer(int id);
+
  private:
+  void RunReclaimers();
+
   const uint64_t limit_;
   mutable std::mutex mutex_;
   std::condition_variable released_;
   uint64_t in_use_ = 0;
   uint64_t peak_ = 0;
+  int waiting_ = 0;
+  // Held while reclaimers run, so that RemoveReclaimer waits for a running one. Taken before
+  // mutex_ (and before any lock a reclaimer takes), never after.
+  std::mutex reclaimers_mutex_;
+  std::map<int, std::function<void()>> reclaimers_;
+  int next_reclaimer_ = 0;
 };
 
 // Whether `status` is MemoryHold::Grow's "the budget is busy: back off and wait" (kAborted with a

@@ -63,7 +63,8 @@ struct ScanOptions {
   // Most bytes the whole scan (all its threads) holds at once in loaded chunks and page working
   // memory (estimated from page headers), on top of `limits`; 0 = no budget. A thread that would
   // exceed it waits for the others; a page or chunk group that alone needs more fails with
-  // ResourceExhausted. See memory_budget.h.
+  // ResourceExhausted. An ordered scan with several threads also accounts the decoded batches it
+  // queues for delivery (a batch that alone holds more: ResourceExhausted). See memory_budget.h.
   uint64_t memory_budget = 0;
   // The budget object itself, to share one budget between scanners (a dataset's files); set from
   // memory_budget when empty.
@@ -202,12 +203,16 @@ class TableScanner {
     // Batch buffers the ordered scans with this workspace have made in all. Each is reused once
     // delivered, so what one scan makes is the most it holds at once, queued or being filled.
     size_t batches_made() const { return batches_made_; }
+    // With a memory budget: the most bytes of decoded batches an ordered scan with this workspace
+    // held queued for delivery at once (accounted in the budget; 0 without one).
+    uint64_t queued_bytes_peak() const { return queued_bytes_peak_; }
 
    private:
     friend class TableScanner;
     std::vector<std::optional<Cursor>> cursors_;             // one per decoding thread
     std::vector<std::vector<TableBatch>> batch_groups_;  // delivered batch groups of ordered scans
     size_t batches_made_ = 0;
+    uint64_t queued_bytes_peak_ = 0;
   };
   // Scan() with `workspace`'s buffers; afterwards they are the workspace's again.
   absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
