@@ -9,7 +9,8 @@
 #ifndef TSREAD_ENCODING_CPU_DISPATCH_H_
 #define TSREAD_ENCODING_CPU_DISPATCH_H_
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// -DTSREAD_NO_BMI2_DISPATCH builds only the baseline copies (to test or time them on a BMI2 CPU).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(TSREAD_NO_BMI2_DISPATCH)
 #define TSREAD_BMI2_DISPATCH 1
 #define TSREAD_TARGET_BMI2 __attribute__((target("bmi2")))
 #else

@@ -249,7 +249,7 @@ TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i
 // Values [*i, count) while the stream is far from its end; returns kDone with *i < count where
 // the checked loop must take over.
 template <int W, typename T>
-Stop DecodeFastZone(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+TSREAD_ALWAYS_INLINE Stop DecodeFastZone(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   if constexpr (W == 32) {
     return DecodeBuffered32(in, state, i, count, out);
   } else {
@@ -261,11 +261,7 @@ Stop DecodeFastZone(BitReader& in, XorState& state, size_t* i, size_t count, T* 
 // The same loops compiled with BMI2 (cpu_dispatch.h).
 template <int W, typename T>
 TSREAD_TARGET_BMI2 Stop DecodeFastZoneBmi2(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
-  if constexpr (W == 32) {
-    return DecodeBuffered32(in, state, i, count, out);
-  } else {
-    return DecodeFast64(in, state, i, count, out);
-  }
+  return DecodeFastZone<W>(in, state, i, count, out);
 }
 #endif
 
