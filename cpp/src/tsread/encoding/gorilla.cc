@@ -37,6 +37,9 @@ constexpr uint64_t kNewLengthsHeader = 2 + 2 * kLengthBits<W>;
 // byte, every 9-byte peek a fast loop makes for the value stays inside the span.
 constexpr size_t kFastBytes = 16;
 
+// Repeats ('0') taken at once when the next bits are this many '0's (<= 56: one refilled window).
+constexpr unsigned kRepeatRun = 48;
+
 // Decodes the '11' header at the top of `window` into `s`; false if L + S exceeds W.
 template <int W>
 TSREAD_ALWAYS_INLINE bool TakeNewLengths(uint64_t window, XorState& s) {
@@ -155,14 +158,22 @@ TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_
   if (in.bytes_ahead() < 8) return Stop::kDone;
   RefillingBitBuffer r(in);
   XorState s = state;
-  // All ones until the first '11' stores lengths; a valid S keeps the shifts defined meanwhile.
+  // All ones until the first '11' stores lengths; a valid S keeps the shifts defined meanwhile
+  // (one that allows pairs, so that a page opening with repeats takes them two at a time).
   uint64_t no_lengths = s.sig == 0 ? ~uint64_t{0} : 0;
-  if (s.sig == 0) s.sig = 32;
+  if (s.sig == 0) s.sig = kMaxPairSig;
   size_t k = *i;
   Stop stop = Stop::kDone;
   for (; k < count && r.CanRefill(); ++k) {
     r.Refill();
     const uint64_t window = r.window();
+    if (__builtin_expect(window < (uint64_t{1} << (64 - kRepeatRun)), 0) && count - k >= kRepeatRun) {
+      // kRepeatRun '0's: a value that stays the same (a constant column) costs a store.
+      std::fill_n(out + k, kRepeatRun, std::bit_cast<T>(static_cast<uint32_t>(s.prev)));
+      r.Consume(kRepeatRun);
+      k += kRepeatRun - 1;  // and the loop's ++k
+      continue;
+    }
     if (s.sig <= kMaxPairSig && count - k >= 2 && TakePair32(window, no_lengths, s, out + k, r)) {
       ++k;  // and the loop's ++k: two values
       continue;
@@ -236,6 +247,14 @@ TSREAD_ALWAYS_INLINE void DecodeReuseRuns64(BitReader& in, XorState& state, size
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   while (*i < count) {
+    if (in.bytes_ahead() >= kFastBytes && in.Peek64Unchecked() < (uint64_t{1} << (64 - kRepeatRun)) &&
+        count - *i >= kRepeatRun) {
+      // kRepeatRun '0's: a constant stretch costs a store per value.
+      std::fill_n(out + *i, kRepeatRun, std::bit_cast<T>(state.prev));
+      in.Skip(kRepeatRun);
+      *i += kRepeatRun;
+      continue;
+    }
     DecodeReuseRuns64(in, state, i, count, out);
     // At least one value (or up to the next change of lengths) with branches, then blocks again.
     const size_t before = *i;
