@@ -17,6 +17,7 @@
 #include "testing/encoding_test_support.h"
 #include "testing/reference_decoders.h"
 #include "tsread/encoding/gorilla.h"
+#include "tsread/encoding/rle.h"
 #include "tsread/encoding/ts2diff.h"
 #include "tsread/write/gorilla_encoder.h"
 #include "tsread/write/ts2diff_encoder.h"
@@ -325,6 +326,35 @@ void Ts2DiffGarbage(uint64_t seed) {
 
 TEST(DecoderReferenceTest, Ts2DiffGarbageInt32) { Ts2DiffGarbage<int32_t>(41); }
 TEST(DecoderReferenceTest, Ts2DiffGarbageInt64) { Ts2DiffGarbage<int64_t>(42); }
+
+// --- RLE booleans at bit width 1 (§9.3) ----------------------------------------------------------
+
+// One package of width-1 bit-packed groups holding `groups` (every byte value first, then random
+// ones), decoded against the bits read one at a time, MSB first; counts that end inside a group.
+TEST(DecoderReferenceTest, RleBooleansWidthOneEveryByte) {
+  std::mt19937_64 rng(51);
+  std::string groups;
+  for (int b = 0; b < 256; ++b) groups.push_back(static_cast<char>(b));
+  for (int b = 0; b < 300; ++b) groups.push_back(static_cast<char>(rng()));
+  std::string payload(1, '\x01');  // bit width 1
+  testing::PutUVar(&payload, (groups.size() << 1) | 1);
+  payload.push_back(8);  // lastCount: the last group is full
+  payload += groups;
+  std::string stream;
+  testing::PutUVar(&stream, payload.size());
+  stream += payload;
+  for (size_t count : {groups.size() * 8, size_t{1}, size_t{7}, size_t{9}, size_t{2047}, groups.size() * 8 - 3}) {
+    std::vector<uint8_t> out(count, 2);
+    const ExactBytes exact(stream);
+    absl::StatusOr<size_t> used = DecodeRleBooleans(exact.view(), count, out.data());
+    ASSERT_TRUE(used.ok()) << used.status();
+    EXPECT_EQ(*used, stream.size());
+    for (size_t i = 0; i < count; ++i) {
+      const int bit = (static_cast<uint8_t>(groups[i / 8]) >> (7 - i % 8)) & 1;
+      ASSERT_EQ(out[i], bit) << "count " << count << " value " << i;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace tsread

@@ -104,6 +104,18 @@ Word ReadRunValue(const uint8_t* p, size_t n) {
   return v;
 }
 
+// For each byte of a width-1 group, its eight values as 0/1 bytes, first value (bit 7) first.
+struct BooleanBytesTable {
+  uint8_t bytes[256][8];
+};
+constexpr BooleanBytesTable MakeBooleanBytesTable() {
+  BooleanBytesTable table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int j = 0; j < 8; ++j) table.bytes[b][j] = static_cast<uint8_t>((b >> (7 - j)) & 1);
+  }
+  return table;
+}
+
 // Writes the first `take` values of the bit-packed run at `in` (whose groups are all readable).
 template <typename Out>
 void UnpackRun(const uint8_t* in, int bit_width, size_t take, Out* out) {
@@ -119,12 +131,11 @@ void UnpackRun(const uint8_t* in, int bit_width, size_t take, Out* out) {
       for (size_t j = 0; j < tail; ++j) out[full_groups * 8 + j] = RleTraits<Out>::Convert(group[j]);
     }
   } else if (bit_width == 1) {
-    // Booleans at width 1 (what Java writes for them): each group is one byte, MSB first.
+    // Booleans at width 1 (what Java writes for them): each group is one byte, MSB first, and
+    // becomes eight 0/1 bytes in one 8-byte copy from a table.
+    static constexpr BooleanBytesTable kBooleanBytes = MakeBooleanBytesTable();
     const size_t full_groups = take / 8;
-    for (size_t g = 0; g < full_groups; ++g) {
-      const unsigned byte = in[g];
-      for (int j = 0; j < 8; ++j) out[g * 8 + j] = RleTraits<Out>::Convert((byte >> (7 - j)) & 1);
-    }
+    for (size_t g = 0; g < full_groups; ++g) std::memcpy(out + g * 8, kBooleanBytes.bytes[in[g]], 8);
     for (size_t i = full_groups * 8; i < take; ++i) {
       out[i] = RleTraits<Out>::Convert((in[i / 8] >> (7 - i % 8)) & 1);
     }
