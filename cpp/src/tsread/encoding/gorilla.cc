@@ -53,10 +53,9 @@ TSREAD_ALWAYS_INLINE bool TakeNewLengths(uint64_t window, XorState& s) {
   return true;
 }
 
-// Values [*i, count) with a branch per control prefix. Used for W = 64 in the fast zone
-// (kChecked = false: returns kDone once fewer than kFastBytes remain) and for every width near
-// the end of the stream (kChecked = true). Real DOUBLE pages are almost all '10', which the
-// branch predictor gets right, so this beats a branch-free loop there.
+// Values [*i, count) with a branch per control prefix. Used for W = 64 in the fast zone where
+// DecodeReuseRuns64's blocks do not apply (kChecked = false: returns kDone once fewer than
+// kFastBytes remain) and for every width near the end of the stream (kChecked = true).
 template <int W, bool kChecked, typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeWithBranches(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   BitReader r = in;  // a local copy the compiler keeps in registers
@@ -152,7 +151,8 @@ TSREAD_ALWAYS_INLINE bool TakePair32(uint64_t window, uint64_t no_lengths, XorSt
 // versus '10': rounded FLOAT data mixes the two at random, and a mispredicted branch per value
 // costs more than this loop. A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so after a
 // Refill() the register window holds the whole value; the dependency chain per value is only
-// control bit -> length -> shift, the load for the next refill proceeds meanwhile.
+// control bit -> length -> shift, the load for the next refill proceeds meanwhile. Each step
+// takes 48 repeats, a pair (TakePair32) or, for a '11' or a wide S, one value.
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   if (in.bytes_ahead() < 8) return Stop::kDone;
