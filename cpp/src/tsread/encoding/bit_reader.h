@@ -59,6 +59,9 @@ class BitReader {
   }
   // Advances by `n` bits; the caller has checked bits_remaining() >= n.
   void Skip(uint64_t n) { bit_pos_ += n; }
+  // The span's bytes, for a RefillingBitBuffer that takes over the hot part of the stream.
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
 
   // Reads `n` bits (0..64); the caller has checked bits_remaining() >= n.
   uint64_t ReadUnchecked(int n) {
@@ -101,6 +104,57 @@ class BitReader {
   size_t size_ = 0;
   uint64_t bit_pos_ = 0;
   uint64_t bit_size_ = 0;
+};
+
+// A 64-bit register buffer over a BitReader's bytes for hot loops that need up to 56 bits per
+// step: after Refill() the top 56 bits of window() are the next stream bits. It follows the
+// "refill with a branch-free unaligned big-endian load" scheme: the load address depends only on
+// the state left by the previous refill, so the load overlaps the decoding of the previous value
+// instead of sitting on its dependency chain. It only loads while 8 bytes remain at the load
+// address (CanRefill()); the caller finishes the stream with the checked BitReader (Sync()).
+class RefillingBitBuffer {
+ public:
+  // Starts at `in`'s position; the caller has checked in.bytes_ahead() >= 8 (the first load).
+  explicit RefillingBitBuffer(const BitReader& in)
+      : begin_(in.data()), next_(in.data() + (in.bit_position() >> 3)), end_(in.data() + in.size()) {
+    const unsigned skip = static_cast<unsigned>(in.bit_position() & 7);
+    Refill();
+    Consume(skip);
+  }
+
+  // True while a Refill() reads only bytes of the span.
+  bool CanRefill() const { return end_ - next_ >= 8; }
+  // Tops the buffer up to >= 56 valid bits. Bits below `count_` are either zero (shifted in) or
+  // already the right stream bits (an earlier load covered them), so OR-ing the same bytes again
+  // is harmless.
+  void Refill() {
+    window_ |= LoadBigEndian(next_) >> count_;
+    next_ += (63 - count_) >> 3;  // whole bytes now in the window
+    count_ |= 56;
+  }
+  uint64_t window() const { return window_; }
+  // Drops `n` (<= 56 after a Refill) bits from the top.
+  void Consume(unsigned n) {
+    window_ <<= n;
+    count_ -= n;
+  }
+  // The stream bit position of the top of the window.
+  uint64_t bit_position() const { return static_cast<uint64_t>(next_ - begin_) * 8 - count_; }
+  // Moves `in` to this buffer's position.
+  void Sync(BitReader& in) const { in.Skip(bit_position() - in.bit_position()); }
+
+ private:
+  static uint64_t LoadBigEndian(const uint8_t* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+  }
+
+  const uint8_t* begin_;
+  const uint8_t* next_;  // the byte loaded at the next Refill(); bit 8*(next_-begin_) sits at count_
+  const uint8_t* end_;
+  uint64_t window_ = 0;
+  unsigned count_ = 0;  // valid bits at the top of window_ (0..63)
 };
 
 }  // namespace tsread

@@ -1,12 +1,15 @@
 #include "tsread/encoding/gorilla.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/encoding/bit_reader.h"
+#include "tsread/encoding/cpu_dispatch.h"
 
 namespace tsread {
 namespace {
@@ -34,9 +37,12 @@ constexpr uint64_t kNewLengthsHeader = 2 + 2 * kLengthBits<W>;
 // byte, every 9-byte peek a fast loop makes for the value stays inside the span.
 constexpr size_t kFastBytes = 16;
 
+// Repeats ('0') taken at once when the next bits are this many '0's (<= 56: one refilled window).
+constexpr unsigned kRepeatRun = 48;
+
 // Decodes the '11' header at the top of `window` into `s`; false if L + S exceeds W.
 template <int W>
-bool TakeNewLengths(uint64_t window, XorState& s) {
+TSREAD_ALWAYS_INLINE bool TakeNewLengths(uint64_t window, XorState& s) {
   constexpr int kBits = kLengthBits<W>;
   constexpr uint64_t kMask = (uint64_t{1} << kBits) - 1;
   const uint64_t leading = (window >> (62 - kBits)) & kMask;
@@ -47,12 +53,11 @@ bool TakeNewLengths(uint64_t window, XorState& s) {
   return true;
 }
 
-// Values [*i, count) with a branch per control prefix. Used for W = 64 in the fast zone
-// (kChecked = false: returns kDone once fewer than kFastBytes remain) and for every width near
-// the end of the stream (kChecked = true). Real DOUBLE pages are almost all '10', which the
-// branch predictor gets right, so this beats a branch-free loop there.
+// Values [*i, count) with a branch per control prefix. Used for W = 64 in the fast zone where
+// DecodeReuseRuns64's blocks do not apply (kChecked = false: returns kDone once fewer than
+// kFastBytes remain) and for every width near the end of the stream (kChecked = true).
 template <int W, bool kChecked, typename T>
-Stop DecodeWithBranches(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+TSREAD_ALWAYS_INLINE Stop DecodeWithBranches(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   BitReader r = in;  // a local copy the compiler keeps in registers
   XorState s = state;
   size_t k = *i;
@@ -108,28 +113,75 @@ Stop DecodeWithBranches(BitReader& in, XorState& state, size_t* i, size_t count,
   return stop;
 }
 
-// Values [*i, count) for W = 32 in the fast zone, without a branch on '0' versus '10': rounded
-// FLOAT data mixes the two at random, and a mispredicted branch per value costs more than this
-// loop (measured 5.0 vs 3.0 ns/value). A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so the
-// next value's control bits and '11' header are still inside the current 64-bit window: the
-// length chain runs on `window << len` while the load of the next window proceeds in parallel.
+// Two values of '0' and '10' (both lengths of a '10' are then 2 + S <= 28 and the pair fits the
+// 56 bits a refill guarantees) at the top of `window`. The length of the pair is a select among
+// four sums on three bits read at fixed offsets (0, 1 and 2 + S) instead of two dependent steps,
+// which halves the dependency chain from one value's position to the next. False, with nothing
+// written or consumed, when a '11' or a '10' before any '11' is among the two: the one-value
+// step handles those.
+constexpr uint64_t kMaxPairSig = 26;
+
 template <typename T>
-Stop DecodeLookahead32(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
-  if (in.bytes_ahead() < kFastBytes) return Stop::kDone;
-  BitReader r = in;
+TSREAD_ALWAYS_INLINE bool TakePair32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
+                                     RefillingBitBuffer& r) {
+  const uint64_t step = 2 + s.sig;           // length of a '10'
+  const uint64_t first = window >> 63;       // value 1 changes
+  const uint64_t at_one = (window >> 62) & 1;              // control of value 2 if value 1 is '0'
+  const uint64_t at_step = (window >> (63 - step)) & 1;    // ... if value 1 is '10'
+  const uint64_t first_mask = 0 - first;
+  const uint64_t offset = 1 + ((step - 1) & first_mask);  // where value 2 starts
+  const uint64_t second = at_one ^ ((at_one ^ at_step) & first_mask);
+  const uint64_t total = offset + 1 + ((step - 1) & (0 - second));
+  const uint64_t second_window = window << offset;
+  if (__builtin_expect((((window >> 62) == 3) | ((second_window >> 62) == 3) |
+                        ((first | second) & no_lengths)) != 0, 0)) {
+    return false;
+  }
+  const uint64_t drop = 64 - s.sig;
+  const uint64_t v1 = s.prev ^ ((((window << 2) >> drop) & (0 - first)) << s.trailing);
+  const uint64_t v2 = v1 ^ ((((second_window << 2) >> drop) & (0 - second)) << s.trailing);
+  out[0] = std::bit_cast<T>(static_cast<uint32_t>(v1));
+  out[1] = std::bit_cast<T>(static_cast<uint32_t>(v2));
+  s.prev = v2;
+  r.Consume(static_cast<unsigned>(total));
+  return true;
+}
+
+// Values [*i, count) for W = 32 while 8 bytes remain at the next load, without a branch on '0'
+// versus '10': rounded FLOAT data mixes the two at random, and a mispredicted branch per value
+// costs more than this loop. A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so after a
+// Refill() the register window holds the whole value; the dependency chain per value is only
+// control bit -> length -> shift, the load for the next refill proceeds meanwhile. Each step
+// takes 48 repeats, a pair (TakePair32) or, for a '11' or a wide S, one value.
+template <typename T>
+TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  if (in.bytes_ahead() < 8) return Stop::kDone;
+  RefillingBitBuffer r(in);
   XorState s = state;
-  // All ones until the first '11' stores lengths; a valid S keeps the shifts defined meanwhile.
+  // All ones until the first '11' stores lengths; a valid S keeps the shifts defined meanwhile
+  // (one that allows pairs, so that a page opening with repeats takes them two at a time).
   uint64_t no_lengths = s.sig == 0 ? ~uint64_t{0} : 0;
-  if (s.sig == 0) s.sig = 32;
-  uint64_t window = r.Peek64Unchecked();  // the 64 bits at the current value
-  uint64_t control = window;              // same bits: the control prefix is at the top
+  if (s.sig == 0) s.sig = kMaxPairSig;
   size_t k = *i;
   Stop stop = Stop::kDone;
-  for (; k < count && r.bytes_ahead() >= kFastBytes; ++k) {
-    const uint64_t changed = static_cast<uint64_t>(static_cast<int64_t>(control) >> 63);  // '1x'
+  for (; k < count && r.CanRefill(); ++k) {
+    r.Refill();
+    const uint64_t window = r.window();
+    if (__builtin_expect(window < (uint64_t{1} << (64 - kRepeatRun)), 0) && count - k >= kRepeatRun) {
+      // kRepeatRun '0's: a value that stays the same (a constant column) costs a store.
+      std::fill_n(out + k, kRepeatRun, std::bit_cast<T>(static_cast<uint32_t>(s.prev)));
+      r.Consume(kRepeatRun);
+      k += kRepeatRun - 1;  // and the loop's ++k
+      continue;
+    }
+    if (s.sig <= kMaxPairSig && count - k >= 2 && TakePair32(window, no_lengths, s, out + k, r)) {
+      ++k;  // and the loop's ++k: two values
+      continue;
+    }
+    const uint64_t changed = static_cast<uint64_t>(static_cast<int64_t>(window) >> 63);  // '1x'
     uint64_t header = 2;
-    if (__builtin_expect((control >> 62) == 3, 0)) {  // '11'
-      if (!TakeNewLengths<32>(control, s)) {
+    if (__builtin_expect((window >> 62) == 3, 0)) {  // '11'
+      if (!TakeNewLengths<32>(window, s)) {
         stop = Stop::kBadLengths;
         break;
       }
@@ -139,18 +191,105 @@ Stop DecodeLookahead32(BitReader& in, XorState& state, size_t* i, size_t count, 
       stop = Stop::kNoStoredLengths;
       break;
     }
-    const uint64_t len = 1 + ((header - 1 + s.sig) & changed);  // 1 for '0'
+    const uint64_t len = changed != 0 ? header + s.sig : 1;  // a select, not a branch
     s.prev ^= (((window << header) >> (64 - s.sig)) & changed) << s.trailing;
     out[k] = std::bit_cast<T>(static_cast<uint32_t>(s.prev));
-    control = window << len;
-    r.Skip(len);
-    window = r.Peek64Unchecked();  // >= 16 - 6 bytes remain: in bounds
+    r.Consume(static_cast<unsigned>(len));
   }
   if (no_lengths) s.sig = 0;
-  in = r;
+  r.Sync(in);
   state = s;
   *i = k;
   return stop;
+}
+
+// Values [*i, count) for W = 64 while the stored lengths stay and every value is a '10': real
+// DOUBLE pages are almost all '10' with the same S, so value j of a run starts at a bit position
+// known in advance (first + j * (2 + S)) and eight values are read with independent loads. With
+// S <= 55 a value plus its offset in the first byte fits one 8-byte load. A block whose control
+// bits are not all '10' is left to DecodeWithBranches; nothing of it is written.
+template <typename T>
+TSREAD_ALWAYS_INLINE void DecodeReuseRuns64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  constexpr uint64_t kBlock = 8;
+  if (state.sig == 0 || state.sig > 55) return;
+  const uint8_t* const data = in.data();
+  const uint64_t step = 2 + state.sig;
+  const uint64_t drop = 64 - state.sig;
+  // A block is read while its last load, at byte (pos + (kBlock - 1) * step) / 8, ends inside the span.
+  const uint64_t last_start = in.size() < 8 ? 0 : (static_cast<uint64_t>(in.size()) - 8) * 8 + 7;
+  uint64_t pos = in.bit_position();
+  uint64_t prev = state.prev;
+  size_t k = *i;
+  while (count - k >= kBlock && in.size() >= 8 && pos + (kBlock - 1) * step <= last_start) {
+    uint64_t window[kBlock];
+    uint64_t bad = 0;
+    for (uint64_t j = 0; j < kBlock; ++j) {
+      const uint64_t at = pos + j * step;
+      uint64_t word;
+      std::memcpy(&word, data + (at >> 3), 8);
+      window[j] = __builtin_bswap64(word) << (at & 7);
+      bad |= (window[j] >> 62) ^ 2;  // not '10'
+    }
+    if (bad != 0) break;
+    for (uint64_t j = 0; j < kBlock; ++j) {
+      prev ^= ((window[j] << 2) >> drop) << state.trailing;
+      out[k + j] = std::bit_cast<T>(prev);
+    }
+    k += kBlock;
+    pos += kBlock * step;
+  }
+  in.Skip(pos - in.bit_position());
+  state.prev = prev;
+  *i = k;
+}
+
+// The fast zone for W = 64: runs of '10' in blocks, everything else one value at a time.
+template <typename T>
+TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  while (*i < count) {
+    if (in.bytes_ahead() >= kFastBytes && in.Peek64Unchecked() < (uint64_t{1} << (64 - kRepeatRun)) &&
+        count - *i >= kRepeatRun) {
+      // kRepeatRun '0's: a constant stretch costs a store per value.
+      std::fill_n(out + *i, kRepeatRun, std::bit_cast<T>(state.prev));
+      in.Skip(kRepeatRun);
+      *i += kRepeatRun;
+      continue;
+    }
+    DecodeReuseRuns64(in, state, i, count, out);
+    // At least one value (or up to the next change of lengths) with branches, then blocks again.
+    const size_t before = *i;
+    const size_t until = std::min(count, before + 8);
+    const Stop stop = DecodeWithBranches<64, /*kChecked=*/false>(in, state, i, until, out);
+    if (stop != Stop::kDone || *i == before) return stop;  // error, or fewer than kFastBytes left
+  }
+  return Stop::kDone;
+}
+
+// Values [*i, count) while the stream is far from its end; returns kDone with *i < count where
+// the checked loop must take over.
+template <int W, typename T>
+TSREAD_ALWAYS_INLINE Stop DecodeFastZone(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  if constexpr (W == 32) {
+    return DecodeBuffered32(in, state, i, count, out);
+  } else {
+    return DecodeFast64(in, state, i, count, out);
+  }
+}
+
+#if TSREAD_BMI2_DISPATCH
+// The same loops compiled with BMI2 (cpu_dispatch.h).
+template <int W, typename T>
+TSREAD_TARGET_BMI2 Stop DecodeFastZoneBmi2(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  return DecodeFastZone<W>(in, state, i, count, out);
+}
+#endif
+
+template <int W, typename T>
+Stop DecodeFastZoneDispatch(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+#if TSREAD_BMI2_DISPATCH
+  if (CpuHasBmi2()) return DecodeFastZoneBmi2<W>(in, state, i, count, out);
+#endif
+  return DecodeFastZone<W>(in, state, i, count, out);
 }
 
 template <typename T>
@@ -185,12 +324,7 @@ absl::StatusOr<size_t> DecodeGorilla(std::string_view stream, size_t count, T* o
   if (!in.Read(W, &state.prev)) return StopError<W, T>(Stop::kTruncated, 0, count, in);
   out[0] = std::bit_cast<T>(static_cast<WordBits<W>>(state.prev));
   size_t i = 1;
-  Stop stop;
-  if constexpr (W == 32) {
-    stop = DecodeLookahead32(in, state, &i, count, out);
-  } else {
-    stop = DecodeWithBranches<W, /*kChecked=*/false>(in, state, &i, count, out);
-  }
+  Stop stop = DecodeFastZoneDispatch<W>(in, state, &i, count, out);
   if (stop == Stop::kDone && i < count) {
     stop = DecodeWithBranches<W, /*kChecked=*/true>(in, state, &i, count, out);
   }

@@ -1,5 +1,6 @@
 #include "tsread/encoding/rle.h"
 
+#include "tsread/encoding/bit_unpack.h"
 #include "tsread/encoding/stream_error.h"
 #include "tsread/io/endian.h"
 
@@ -18,62 +19,9 @@ namespace tsread {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Bit-packed groups (§9.3): 8 values of W bits, MSB-first and contiguous, so a group is exactly W
-// bytes. One specialisation per width turns every shift and offset into a constant.
+// Bit-packed groups (§9.3), one unpacker per width (bit_unpack.h).
 
-template <int kWidth>
-constexpr uint64_t LowMask() {
-  if constexpr (kWidth == 64) {
-    return ~uint64_t{0};
-  } else {
-    return (uint64_t{1} << kWidth) - 1;
-  }
-}
-
-// Value kIndex (0..7) of a group whose width is >= 8 bits (so the group has >= 8 bytes). The
-// window loaded always lies inside the group: never a byte past the bits the format defines.
-template <int kWidth, int kIndex>
-inline uint64_t ExtractFromWideGroup(const uint8_t* group) {
-  constexpr int kFirstBit = kIndex * kWidth;
-  constexpr int kEndBit = kFirstBit + kWidth;
-  constexpr int kFirstByte = kFirstBit / 8;
-  constexpr int kEndByte = (kEndBit + 7) / 8;
-  if constexpr (kEndByte - kFirstByte <= 8) {
-    constexpr int kStart = kFirstByte < kWidth - 8 ? kFirstByte : kWidth - 8;
-    constexpr int kBitsBelow = (kStart + 8) * 8 - kEndBit;
-    return (LoadBigEndian64(group + kStart) >> kBitsBelow) & LowMask<kWidth>();
-  } else {
-    // Nine bytes (width > 57 starting mid-byte): a 16-byte window; the group has >= 58 bytes.
-    constexpr int kStart = kFirstByte < kWidth - 16 ? kFirstByte : kWidth - 16;
-    constexpr int kBitsBelow = (kStart + 16) * 8 - kEndBit;
-    static_assert(kBitsBelow > 0 && kBitsBelow < 64);
-    const uint64_t high = LoadBigEndian64(group + kStart);
-    const uint64_t low = LoadBigEndian64(group + kStart + 8);
-    return ((high << (64 - kBitsBelow)) | (low >> kBitsBelow)) & LowMask<kWidth>();
-  }
-}
-
-template <int kWidth, typename Word, int... kIndex>
-inline void UnpackWideGroup(const uint8_t* group, Word* out, std::integer_sequence<int, kIndex...>) {
-  ((out[kIndex] = static_cast<Word>(ExtractFromWideGroup<kWidth, kIndex>(group))), ...);
-}
-
-template <int kWidth, typename Word>
-inline void UnpackGroup(const uint8_t* group, Word* out) {
-  if constexpr (kWidth == 0) {
-    for (int j = 0; j < 8; ++j) out[j] = 0;
-  } else if constexpr (kWidth < 8) {
-    // The whole group (fewer than 8 bytes) as one big-endian number; value j is the j-th field
-    // from the top.
-    uint64_t bits = 0;
-    for (int i = 0; i < kWidth; ++i) bits = (bits << 8) | group[i];
-    for (int j = 0; j < 8; ++j) {
-      out[j] = static_cast<Word>((bits >> ((7 - j) * kWidth)) & LowMask<kWidth>());
-    }
-  } else {
-    UnpackWideGroup<kWidth>(group, out, std::make_integer_sequence<int, 8>());
-  }
-}
+using bit_unpack::UnpackGroup;
 
 template <int kWidth, typename Word>
 void UnpackGroups(const uint8_t* in, size_t groups, Word* out) {
@@ -156,6 +104,18 @@ Word ReadRunValue(const uint8_t* p, size_t n) {
   return v;
 }
 
+// For each byte of a width-1 group, its eight values as 0/1 bytes, first value (bit 7) first.
+struct BooleanBytesTable {
+  uint8_t bytes[256][8];
+};
+constexpr BooleanBytesTable MakeBooleanBytesTable() {
+  BooleanBytesTable table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int j = 0; j < 8; ++j) table.bytes[b][j] = static_cast<uint8_t>((b >> (7 - j)) & 1);
+  }
+  return table;
+}
+
 // Writes the first `take` values of the bit-packed run at `in` (whose groups are all readable).
 template <typename Out>
 void UnpackRun(const uint8_t* in, int bit_width, size_t take, Out* out) {
@@ -171,12 +131,11 @@ void UnpackRun(const uint8_t* in, int bit_width, size_t take, Out* out) {
       for (size_t j = 0; j < tail; ++j) out[full_groups * 8 + j] = RleTraits<Out>::Convert(group[j]);
     }
   } else if (bit_width == 1) {
-    // Booleans at width 1 (what Java writes for them): each group is one byte, MSB first.
+    // Booleans at width 1 (what Java writes for them): each group is one byte, MSB first, and
+    // becomes eight 0/1 bytes in one 8-byte copy from a table.
+    static constexpr BooleanBytesTable kBooleanBytes = MakeBooleanBytesTable();
     const size_t full_groups = take / 8;
-    for (size_t g = 0; g < full_groups; ++g) {
-      const unsigned byte = in[g];
-      for (int j = 0; j < 8; ++j) out[g * 8 + j] = RleTraits<Out>::Convert((byte >> (7 - j)) & 1);
-    }
+    for (size_t g = 0; g < full_groups; ++g) std::memcpy(out + g * 8, kBooleanBytes.bytes[in[g]], 8);
     for (size_t i = full_groups * 8; i < take; ++i) {
       out[i] = RleTraits<Out>::Convert((in[i / 8] >> (7 - i % 8)) & 1);
     }

@@ -1,61 +1,88 @@
 #include "tsread/encoding/ts2diff.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/encoding/bit_unpack.h"
 #include "tsread/encoding/stream_error.h"
 #include "tsread/io/endian.h"
-#include "tsread/encoding/rle.h"
 
 namespace tsread {
 namespace {
 
-// The packed deltas use the bit-packed group layout of RLE (§9.3): 8 values per w bytes.
-inline void UnpackGroups(int w, const uint8_t* in, size_t groups, uint32_t* out) {
-  UnpackBitPackedGroups32(w, in, groups, out);
-}
-inline void UnpackGroups(int w, const uint8_t* in, size_t groups, uint64_t* out) {
-  UnpackBitPackedGroups64(w, in, groups, out);
+// Adds the deltas of `groups` whole groups at `packed` (8 per kWidth bytes, §9.3 layout) to
+// `value` one by one and writes each sum: v_k = v_{k-1} + min_delta + packed_k in Word (unsigned,
+// wrapping) arithmetic, as Java's int/long addition. Unpacking and summing in one pass keeps the
+// deltas in registers. `wide_loads` of the groups (from the first) may be read with 8-byte loads.
+template <int kWidth, typename Word, typename Out>
+inline void SumGroups(const uint8_t* packed, size_t groups, size_t wide_loads, Word min_delta, Word& value,
+                      Out* out) {
+  for (size_t g = 0; g < groups; ++g) {
+    Word deltas[8];
+    if constexpr (kWidth > 0 && kWidth < 8) {
+      if (g < wide_loads) {
+        bit_unpack::UnpackNarrowGroupWithWideLoad<kWidth>(packed + g * kWidth, deltas);
+      } else {
+        bit_unpack::UnpackGroup<kWidth>(packed + g * kWidth, deltas);
+      }
+    } else {
+      bit_unpack::UnpackGroup<kWidth>(packed + g * kWidth, deltas);
+    }
+    for (int j = 0; j < 8; ++j) {
+      value += min_delta + deltas[j];
+      out[g * 8 + static_cast<size_t>(j)] = static_cast<Out>(value);
+    }
+  }
 }
 
 // Writes the first `take` values after `first` of a block whose packed deltas are
-// [packed, packed + packed_bytes): v_k = v_{k-1} + min_delta + packed_k in Word (unsigned,
-// wrapping) arithmetic, as Java's int/long addition.
-template <typename Word, typename Out>
-void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, int w, Word first, Word min_delta,
+// [packed, packed + packed_bytes); `readable` bytes (>= packed_bytes) lie from `packed` to the end
+// of the stream, which bounds the 8-byte loads of narrow groups.
+template <int kWidth, typename Word, typename Out>
+void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, size_t readable, Word first, Word min_delta,
                        size_t take, Out* out) {
   Word value = first;
-  if (w == 0) {
+  if constexpr (kWidth == 0) {
     // Constant deltas: the usual shape of a regular time column.
     for (size_t i = 0; i < take; ++i) {
       value += min_delta;
       out[i] = static_cast<Out>(value);
     }
-    return;
-  }
-  const size_t group_bytes = static_cast<size_t>(w);
-  constexpr size_t kChunk = 128;  // deltas unpacked at a time: one full Java block
-  Word deltas[kChunk];
-  for (size_t i = 0; i < take; i += kChunk) {
-    const size_t chunk = std::min(kChunk, take - i);
-    const size_t first_group = i / 8;
-    const size_t full_groups = chunk / 8;
-    UnpackGroups(w, packed + first_group * group_bytes, full_groups, deltas);
-    if (chunk % 8 != 0) {
-      // The block's last group is cut short to ceil(n*w/8) bytes: unpack a zero-padded copy so
-      // that no read goes past the block.
-      const size_t start = (first_group + full_groups) * group_bytes;
-      uint8_t padded[64] = {};
-      std::memcpy(padded, packed + start, std::min(group_bytes, packed_bytes - start));
-      UnpackGroups(w, padded, 1, deltas + full_groups * 8);
-    }
-    for (size_t j = 0; j < chunk; ++j) {
-      value += min_delta + deltas[j];
-      out[i + j] = static_cast<Out>(value);
+  } else {
+    const size_t full_groups = take / 8;
+    // Group g may be read with an 8-byte load while g * kWidth + 8 <= readable.
+    const size_t wide_loads = readable < 8 ? 0 : (readable - 8) / kWidth + 1;
+    SumGroups<kWidth>(packed, full_groups, wide_loads, min_delta, value, out);
+    if (const size_t tail = take % 8; tail != 0) {
+      // The block's last group may be cut short to ceil(n*w/8) bytes: sum a zero-padded copy so
+      // that no read goes past the block, and keep the `tail` values wanted.
+      const size_t start = full_groups * kWidth;
+      uint8_t padded[kWidth] = {};
+      std::memcpy(padded, packed + start, std::min<size_t>(kWidth, packed_bytes - start));
+      Out last[8];
+      SumGroups<kWidth>(padded, 1, 0, min_delta, value, last);
+      std::copy_n(last, tail, out + full_groups * 8);
     }
   }
+}
+
+template <typename Word, typename Out>
+using BlockFn = void (*)(const uint8_t*, size_t, size_t, Word, Word, size_t, Out*);
+
+template <typename Word, typename Out, size_t... kWidth>
+constexpr std::array<BlockFn<Word, Out>, sizeof...(kWidth)> MakeBlockTable(std::index_sequence<kWidth...>) {
+  return {&DecodeBlockValues<static_cast<int>(kWidth), Word, Out>...};
+}
+
+// One block decoder per bit width: 0..32 for INT32, 0..64 for INT64 (checked by the caller).
+template <typename Word, typename Out>
+BlockFn<Word, Out> BlockDecoderFor(int w) {
+  static constexpr auto kTable = MakeBlockTable<Word, Out>(std::make_index_sequence<8 * sizeof(Word) + 1>());
+  return kTable[static_cast<size_t>(w)];
 }
 
 template <typename Word, typename Out>
@@ -93,7 +120,8 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     }
     out[done++] = static_cast<Out>(first);
     const size_t take = std::min(static_cast<size_t>(n), count - done);
-    DecodeBlockValues(packed, static_cast<size_t>(packed_bytes), w, first, min_delta, take, out + done);
+    BlockDecoderFor<Word, Out>(w)(packed, static_cast<size_t>(packed_bytes), static_cast<size_t>(end - packed), first,
+                                  min_delta, take, out + done);
     done += take;
     p = packed + packed_bytes;
   }
