@@ -3,6 +3,8 @@
 // copy each stay within the budget (MemoryBudget::peak, the project's own accounting) and give
 // exactly what they give without one. The file is ~39 MB (a data section ~18x the 2 MiB budget);
 // under a sanitizer a quarter of it, still several times the budget.
+#include <unistd.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -75,7 +77,8 @@ void WriteLargeFile(const std::string& path) {
 class BoundedWalksTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(::testing::TempDir() + "/bounded_walks");
+    // One directory per process: ctest runs this binary's tests in parallel processes.
+    dir_ = std::make_unique<std::string>(::testing::TempDir() + "/bounded_walks_" + std::to_string(::getpid()));
     fs::create_directories(*dir_);
     WriteLargeFile(Path("large.tsfile"));
     // A cut copy: what a writer that crashed at 60% of the file leaves.
@@ -85,14 +88,14 @@ class BoundedWalksTest : public ::testing::Test {
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
-    delete dir_;
+    dir_.reset();
   }
   static std::string Path(const std::string& name) { return *dir_ + "/" + name; }
 
-  static std::string* dir_;
+  static std::unique_ptr<std::string> dir_;
 };
 
-std::string* BoundedWalksTest::dir_ = nullptr;
+std::unique_ptr<std::string> BoundedWalksTest::dir_;
 
 // What sketch's walk sees: every chunk group, chunk and page, in order.
 class Counter : public DataSectionVisitor {
