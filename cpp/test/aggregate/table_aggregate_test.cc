@@ -18,6 +18,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/table_schemas.h"
 #include "testing/read_log.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/write/tsfile_writer.h"
@@ -281,13 +282,9 @@ TEST(TableAggregateTest, FloatsInLossyEncodingsAreDecoded) {
 // 1,000 rows: times first_time, first_time + 10, ... ms; an INT64, a DOUBLE with every seventh value null, a
 // BOOLEAN and a STRING column.
 std::string WriteManyPages(const std::string& path, int devices, int groups, int rows, int64_t first_time = 0) {
-  TableSchema schema;
-  schema.name = "t";
-  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
-  schema.columns.push_back(ColumnSchema{"v_long", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_double", DataType::kDouble, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_bool", DataType::kBoolean, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_text", DataType::kString, 0, 0, {}, ColumnCategory::kField});
+  const TableSchema schema = testing::TagAndFields(
+      "t", "id", {{"v_long", DataType::kInt64}, {"v_double", DataType::kDouble}, {"v_bool", DataType::kBoolean},
+                  {"v_text", DataType::kString}});
   TableWriterOptions options;
   options.max_points_per_page = 1000;
   auto writer = TsFileWriter::Create(path, schema, options).value();

@@ -19,6 +19,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/table_schemas.h"
 #include "testing/test_mode.h"
 #include "tsread/read/table_scanner.h"
 #include "tsread/read/tsfile_reader.h"
@@ -283,14 +284,11 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ValuePredicateFixtureTest,
 // -0.0 at 300, infinities at 400/401 and the largest double at 402; v_int null every 7th row;
 // v_bool true every 3rd; v_text a word per row.
 std::string WriteEdgeFile(const std::string& path) {
-  TableSchema schema;
-  schema.name = "t";
-  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
-  schema.columns.push_back(ColumnSchema{"v_long", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_double", DataType::kDouble, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_int", DataType::kInt32, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_bool", DataType::kBoolean, 0, 0, {}, ColumnCategory::kField});
-  schema.columns.push_back(ColumnSchema{"v_text", DataType::kString, 0, 0, {}, ColumnCategory::kField});
+  const TableSchema schema = testing::TagAndFields("t", "id", {{"v_long", DataType::kInt64},
+                                                              {"v_double", DataType::kDouble},
+                                                              {"v_int", DataType::kInt32},
+                                                              {"v_bool", DataType::kBoolean},
+                                                              {"v_text", DataType::kString}});
   TableWriterOptions options;
   options.max_points_per_page = 100;
   auto writer = TsFileWriter::Create(path, schema, options).value();
