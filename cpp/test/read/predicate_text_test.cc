@@ -1,6 +1,7 @@
 // The predicate grammar (predicate_text.h): what each form parses to, and where bad text stops.
 #include "tsread/read/predicate_text.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -71,9 +72,12 @@ TEST(PredicateTextTest, NullTests) {
 
 TEST(PredicateTextTest, BadTextSaysWhere) {
   for (const char* text : {"", "   ", "a", "a 1", "a >", "a IS 5", "a IS NOT", "a = 'open", "\"a = 1",
-                           "a > 1 AND", "a = 1,", "a = 'x' b = 2"}) {
+                           "a > 1 AND", "a > 1 AND ", "a = 1,", "a = 'x' b = 2"}) {
     SCOPED_TRACE(text);
-    absl::StatusOr<std::vector<ValuePredicate>> parsed = ParsePredicates(text);
+    // Parsed from a copy without a terminator after it, so that a read past the end is caught.
+    const std::vector<char> bytes(text, text + std::strlen(text));
+    absl::StatusOr<std::vector<ValuePredicate>> parsed =
+        ParsePredicates(std::string_view(bytes.data(), bytes.size()));
     ASSERT_FALSE(parsed.ok());
     EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(std::string(parsed.status().message()).find("at character"), std::string::npos);

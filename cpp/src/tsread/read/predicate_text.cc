@@ -76,6 +76,7 @@ class Parser {
   }
 
   absl::StatusOr<std::string> Name() {
+    if (AtEnd()) return Error("expected a column name");
     if (text_[pos_] == '"') return Quoted('"');
     const size_t start = pos_;
     while (!AtEnd() && !IsSpace(text_[pos_]) && !IsOperatorChar(text_[pos_])) ++pos_;
