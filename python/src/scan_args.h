@@ -23,14 +23,12 @@ using Tags = std::map<std::string, std::vector<std::optional<std::string>>>;
 // >= "IS NULL" "IS NOT NULL", values bool/int/float/str.
 using Filters = std::vector<std::tuple<std::string, std::string, std::vector<PredicateValue>>>;
 
-// The library's predicate for one normalized filter; nullopt for an unknown operator (which
-// _args.py never passes).
+// The library's predicate for one normalized filter (its op as CompareOpText spells it); nullopt
+// for an unknown operator (which _args.py never passes).
 inline std::optional<ValuePredicate> PredicateOf(const std::tuple<std::string, std::string, std::vector<PredicateValue>>& f) {
-  static const std::pair<const char*, CompareOp> kOps[] = {
-      {"=", CompareOp::kEq}, {"!=", CompareOp::kNe}, {"<", CompareOp::kLt}, {"<=", CompareOp::kLe},
-      {">", CompareOp::kGt}, {">=", CompareOp::kGe}, {"IS NULL", CompareOp::kIsNull}, {"IS NOT NULL", CompareOp::kIsNotNull}};
-  for (const auto& [text, op] : kOps) {
-    if (std::get<1>(f) == text) return ValuePredicate{std::get<0>(f), op, std::get<2>(f)};
+  for (CompareOp op : {CompareOp::kEq, CompareOp::kNe, CompareOp::kLt, CompareOp::kLe, CompareOp::kGt, CompareOp::kGe,
+                       CompareOp::kIsNull, CompareOp::kIsNotNull}) {
+    if (CompareOpText(op) == std::get<1>(f)) return ValuePredicate{std::get<0>(f), op, std::get<2>(f)};
   }
   return std::nullopt;
 }

@@ -11,11 +11,6 @@
 namespace tsread::cli {
 namespace {
 
-bool IsIntType(DataType t) {
-  return t == DataType::kInt32 || t == DataType::kInt64 || t == DataType::kDate || t == DataType::kTimestamp;
-}
-bool IsFloatType(DataType t) { return t == DataType::kFloat || t == DataType::kDouble; }
-
 void MergeStatistics(const Statistics& s, ColumnDetail& d) {
   if (s.count == 0) return;
   if (!d.has_statistics) {
@@ -71,7 +66,7 @@ absl::StatusOr<TableDetails> CollectIndex(const TsFileReader& reader, const std:
 
 std::string Extreme(const ColumnDetail& d, bool min) {
   if (!d.has_statistics) return "";
-  if (IsIntType(d.type)) return absl::StrCat(min ? d.statistics.int_min : d.statistics.int_max);
+  if (IsIntegerType(d.type)) return absl::StrCat(min ? d.statistics.int_min : d.statistics.int_max);
   if (!IsFloatType(d.type)) return "";
   std::string text;
   const double v = min ? d.statistics.float_min : d.statistics.float_max;

@@ -236,13 +236,7 @@ TEST_P(TableAggregateFixtureTest, EqualsTheAggregateOfTheScannedRows) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, TableAggregateFixtureTest,
-                         ::testing::ValuesIn([] {
-                           std::vector<std::string> tables;
-                           for (const std::string& stem : testing::FixtureStems()) {
-                             if (stem.rfind("table_", 0) == 0) tables.push_back(stem);
-                           }
-                           return tables;
-                         }()),
+                         ::testing::ValuesIn(testing::TableFixtureStems()),
                          [](const auto& info) { return info.param; });
 
 TEST(TableAggregateTest, StatisticsAnswerWholeDevicesOfExactColumns) {

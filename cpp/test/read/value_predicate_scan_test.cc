@@ -270,13 +270,7 @@ TEST_P(ValuePredicateFixtureTest, EqualsTheTestsFilterOfTheUnfilteredRows) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, ValuePredicateFixtureTest,
-                         ::testing::ValuesIn([] {
-                           std::vector<std::string> tables;
-                           for (const std::string& stem : testing::FixtureStems()) {
-                             if (stem.rfind("table_", 0) == 0) tables.push_back(stem);
-                           }
-                           return tables;
-                         }()),
+                         ::testing::ValuesIn(testing::TableFixtureStems()),
                          [](const auto& info) { return info.param; });
 
 // One device, 1,000 rows in pages of 100 (times 0, 10, ...): v_long is the row number but for

@@ -37,4 +37,12 @@ std::string ReadWholeFile(const std::string& path) {
   return out.str();
 }
 
+std::vector<std::string> TableFixtureStems() {
+  std::vector<std::string> tables;
+  for (const std::string& stem : FixtureStems()) {
+    if (stem.rfind("table_", 0) == 0) tables.push_back(stem);
+  }
+  return tables;
+}
+
 }  // namespace tsread::testing

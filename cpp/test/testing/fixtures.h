@@ -16,6 +16,8 @@ std::string BenchDir();
 std::string FixturePath(const std::string& name);
 // Stems of every NAME.tsfile in the fixtures directory, sorted.
 std::vector<std::string> FixtureStems();
+// Those of the table-model fixtures (stems starting "table_"), sorted.
+std::vector<std::string> TableFixtureStems();
 // Whole file contents; empty string if the file cannot be read.
 std::string ReadWholeFile(const std::string& path);
 

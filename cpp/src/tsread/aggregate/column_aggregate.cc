@@ -10,11 +10,6 @@
 namespace tsread {
 namespace {
 
-bool IsIntegerLike(DataType t) {
-  return t == DataType::kInt32 || t == DataType::kDate || t == DataType::kInt64 || t == DataType::kTimestamp;
-}
-bool IsFloating(DataType t) { return t == DataType::kFloat || t == DataType::kDouble; }
-
 // |v| without overflow (|INT64_MIN| = 2^63).
 unsigned __int128 Magnitude(int64_t v) {
   return v < 0 ? static_cast<unsigned __int128>(-(static_cast<__int128>(v))) : static_cast<unsigned __int128>(v);
@@ -112,11 +107,11 @@ bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, siz
 }  // namespace
 
 bool ColumnAggregate::has_min_max() const {
-  return IsIntegerLike(type_) || IsFloating(type_) || type_ == DataType::kString;
+  return IsIntegerType(type_) || IsFloatType(type_) || type_ == DataType::kString;
 }
 
 bool ColumnAggregate::has_sum() const {
-  return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloating(type_) || type_ == DataType::kBoolean;
+  return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloatType(type_) || type_ == DataType::kBoolean;
 }
 
 bool ColumnAggregate::StatisticsAreExact(const Statistics& s) const {
@@ -293,14 +288,14 @@ void ColumnAggregate::AddValue(const AggregateValue& v, int64_t time) {
   TakeLast(v, time);
   ++count_;
   if (type_ == DataType::kBoolean || type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += v.i;
-  if (IsFloating(type_)) float_sum_ += v.d;
+  if (IsFloatType(type_)) float_sum_ += v.d;
 }
 
 void ColumnAggregate::TakeMinMax(const AggregateValue& min, const AggregateValue& max) {
-  if (IsIntegerLike(type_)) {
+  if (IsIntegerType(type_)) {
     if (min.i < min_.i) min_.i = min.i;
     if (max.i > max_.i) max_.i = max.i;
-  } else if (IsFloating(type_)) {
+  } else if (IsFloatType(type_)) {
     // As the Java statistics update: a NaN compares neither less nor greater, so never replaces.
     if (min.d < min_.d) min_.d = min.d;
     if (max.d > max_.d) max_.d = max.d;

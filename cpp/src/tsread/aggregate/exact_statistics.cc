@@ -24,7 +24,7 @@ bool ValuesStatisticsAreExact(DataType type, DataType series_type, const Statist
   // A FLOAT/DOUBLE min or max is NaN only when the first value is (NaN never replaces one, nor is
   // replaced): merged with others' statistics it would hide their values, where aggregating the
   // rows in order keeps comparing after a NaN that is not the group's first.
-  if ((type == DataType::kFloat || type == DataType::kDouble) &&
+  if (IsFloatType(type) &&
       (std::isnan(values.float_min) || std::isnan(values.float_max))) {
     return false;
   }

@@ -80,6 +80,12 @@ std::string_view ColumnCategoryName(ColumnCategory c);
 enum class PhysicalType : uint8_t { kBoolean, kInt32, kInt64, kFloat, kDouble, kBinary };
 // Physical type of a value column's data type; VECTOR (time) is kInt64.
 PhysicalType PhysicalTypeOf(DataType t);
+// INT32, DATE, INT64, TIMESTAMP: the value types that are integers (not BOOLEAN).
+inline bool IsIntegerType(DataType t) {
+  return t == DataType::kInt32 || t == DataType::kDate || t == DataType::kInt64 || t == DataType::kTimestamp;
+}
+// FLOAT, DOUBLE.
+inline bool IsFloatType(DataType t) { return t == DataType::kFloat || t == DataType::kDouble; }
 
 }  // namespace tsread
 

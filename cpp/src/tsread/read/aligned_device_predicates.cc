@@ -93,16 +93,9 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutChunkGroup(const Chun
 absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutPage(size_t k, uint64_t rows) {
   if (predicates_ == nullptr) return false;
   auto values = [&](const BoundPredicate& p) -> std::optional<const Statistics*> {
-    if (!value_chunks_[p.index].has_value()) return nullptr;
-    const ChunkData& chunk = *value_chunks_[p.index];
-    if (chunk.header.data_type != p.type) return std::nullopt;
-    const PageHeader& page = chunk.pages[k].header;
-    if (page.uncompressed_size == 0) return nullptr;  // an empty page: all null (§8.3)
-    if (page.statistics.has_value()) return &*page.statistics;
-    // The only page of a chunk has its chunk's statistics (§3); a page of a multi-page chunk
-    // without its own has none to go by.
-    if (chunk.pages.size() == 1) return &plan_->value_chunks[p.index]->statistics;
-    return std::nullopt;
+    const std::optional<ChunkData>& chunk = value_chunks_[p.index];
+    if (chunk.has_value() && chunk->header.data_type != p.type) return std::nullopt;
+    return PageValueStatistics(p.index, k);
   };
   auto trusted = [&](const BoundPredicate& p) -> absl::StatusOr<bool> {
     return HeaderKeepsValuesExact(value_chunks_[p.index]->header, p.type);

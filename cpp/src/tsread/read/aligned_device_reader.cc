@@ -101,20 +101,28 @@ absl::StatusOr<bool> AlignedDeviceReader::FilterTakesPage(size_t k, const Statis
   }
   for (size_t j = 0; j < value_chunks_.size(); ++j) {
     if (!value_chunks_[j].has_value()) continue;
-    const ChunkData& chunk = *value_chunks_[j];
-    const PageHeader& page = chunk.pages[k].header;
-    filter_view_.headers[j] = &chunk.header;
-    if (page.uncompressed_size == 0) continue;  // an empty page: all null (§8.3)
-    if (page.statistics.has_value()) {
-      filter_view_.values[j] = &*page.statistics;
-    } else if (chunk.pages.size() == 1) {
-      filter_view_.values[j] = &plan_->value_chunks[j]->statistics;
+    filter_view_.headers[j] = &value_chunks_[j]->header;
+    const std::optional<const Statistics*> values = PageValueStatistics(j, k);
+    if (values.has_value()) {
+      filter_view_.values[j] = *values;
     } else {
       filter_view_.complete = false;
     }
   }
   TSREAD_ASSIGN_OR_RETURN(bool taken, filter_->Take(filter_view_));
   return taken && filter_view_.complete;
+}
+
+std::optional<const Statistics*> AlignedDeviceReader::PageValueStatistics(size_t j, size_t k) const {
+  if (!value_chunks_[j].has_value()) return nullptr;  // no chunk in this group: all null
+  const ChunkData& chunk = *value_chunks_[j];
+  const PageHeader& page = chunk.pages[k].header;
+  if (page.uncompressed_size == 0) return nullptr;  // an empty page: all null (§8.3)
+  if (page.statistics.has_value()) return &*page.statistics;
+  // The only page of a chunk has its chunk's statistics (§3); a page of a multi-page chunk
+  // without its own has none to go by.
+  if (chunk.pages.size() == 1) return &plan_->value_chunks[j]->statistics;
+  return std::nullopt;
 }
 
 absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time) {
@@ -315,7 +323,7 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
       CheckPageTimes(time_chunk_.header, time_page, times, plan_->time_chunk->statistics, chunk_last_time_));
   if (!times.empty()) chunk_last_time_ = times.back();
   for (size_t j = 0; j < columns.size(); ++j) {
-    if (!decoded_.empty() && decoded_[j]) continue;
+    if (decoded_[j]) continue;
     TSREAD_RETURN_IF_ERROR(DecodeColumn(j, k, rows, columns[j]));
   }
   const bool cut = !range_->Covers(page_statistics);
@@ -331,7 +339,7 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
 }
 
 absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column) {
-  if (!decoded_.empty()) decoded_[j] = 1;
+  decoded_[j] = 1;
   column.type = (*columns_)[j].data_type;
   if (!(*columns_)[j].stored) {
     // A TAG/ATTRIBUTE placeholder stays empty; a reused cursor (another scan's projection) may

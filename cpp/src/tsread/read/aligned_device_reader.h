@@ -97,6 +97,9 @@ class AlignedDeviceReader {
   absl::StatusOr<bool> FilterTakesChunkGroup(const ChunkGroupPlan& plan);
   absl::StatusOr<bool> FilterTakesPage(size_t k, const Statistics& time);
   void StartFilterView(StatisticsLevel level, const Statistics& time);
+  // Column j's statistics over page k of the loaded chunk group: nullptr when it has no value
+  // there (no chunk in the group, an empty page), nullopt when the page carries none to go by.
+  std::optional<const Statistics*> PageValueStatistics(size_t j, size_t k) const;
   // Whether the predicates' statistics show that no row of the device / chunk group `plan` / page
   // k (of `rows` rows) matches; each also notes the predicates every row of it satisfies.
   absl::StatusOr<bool> PredicatesRuleOutDevice(const TimeseriesMetadata& time);

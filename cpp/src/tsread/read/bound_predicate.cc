@@ -15,14 +15,7 @@
 namespace tsread {
 namespace {
 
-bool IsIntegerType(DataType type) {
-  return type == DataType::kInt32 || type == DataType::kInt64 || type == DataType::kDate ||
-         type == DataType::kTimestamp;
-}
-bool IsFloatType(DataType type) { return type == DataType::kFloat || type == DataType::kDouble; }
-bool IsBinaryType(DataType type) {
-  return type == DataType::kText || type == DataType::kString || type == DataType::kBlob;
-}
+bool IsBinaryType(DataType type) { return PhysicalTypeOf(type) == PhysicalType::kBinary; }
 
 absl::Status Mismatch(const ValuePredicate& p, DataType type, std::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("predicate ", DescribePredicate(p), ": column \"", p.column,

@@ -72,7 +72,6 @@ void AndValues(const BoundPredicate& p, const ColumnVector& c, uint8_t* keep) {
     case DataType::kFloat: return AndMatches<float>(p.op, c.floats.data(), n, p.floats, keep);
     case DataType::kDouble: return AndMatches<double>(p.op, c.doubles.data(), n, p.floats, keep);
     default:
-      if (p.op == CompareOp::kEq && p.bytes.empty()) return std::fill(keep, keep + n, 0);
       for (size_t r = 0; r < n; ++r) keep[r] &= static_cast<uint8_t>(TextMatches(p, c.binary(r)));
       return;
   }
@@ -104,7 +103,6 @@ bool MatchesText(const BoundPredicate& p, std::optional<std::string_view> value)
   if (p.op == CompareOp::kIsNull) return !value.has_value();
   if (p.op == CompareOp::kIsNotNull) return value.has_value();
   if (!value.has_value()) return false;
-  if (p.op == CompareOp::kEq && p.bytes.empty()) return false;
   return TextMatches(p, *value);
 }
 

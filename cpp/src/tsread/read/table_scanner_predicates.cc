@@ -62,11 +62,9 @@ absl::Status TableScanner::BindValuePredicates(const TableSchema& schema) {
 }
 
 bool TableScanner::DeviceSatisfiesTagConditions(const DeviceId& device) const {
+  // segment() is null for a null tag and for kAbsentSegment (a TAG column the file lacks) alike.
   return std::all_of(tag_conditions_.begin(), tag_conditions_.end(), [&](const auto& condition) {
-    const std::optional<std::string_view> tag = condition.first == ProjectedColumn::kAbsentSegment
-                                                    ? std::nullopt
-                                                    : device.segment(condition.first);
-    return MatchesText(condition.second, tag);
+    return MatchesText(condition.second, device.segment(condition.first));
   });
 }
 
