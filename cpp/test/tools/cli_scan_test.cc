@@ -1,14 +1,21 @@
 // `tsread scan` end to end: `scan --json` statistics against every fixture's summary.json (and the
 // benchmark file's, when present), tag filters with --where, and `cat` and `scan` within a memory
 // budget.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
 #include "testing/fixtures.h"
+#include "testing/table_schemas.h"
+#include "tsread/write/tsfile_writer.h"
 
 namespace tsread {
 namespace {
@@ -98,6 +105,50 @@ TEST(CliTest, CatAndScanWithinAMemoryBudget) {
     EXPECT_EQ(r.exit_code, 1) << bad;
     EXPECT_THAT(r.err, HasSubstr("--memory-budget needs a positive size")) << bad;
   }
+}
+
+}  // namespace
+}  // namespace tsread
+
+namespace tsread {
+namespace {
+
+// 0.0 and -0.0 are equal: `scan --json` keeps, as one pass over the rows would, the zero seen
+// first, also when its min/max loop runs in lanes (40 rows without nulls: lanes plus a tail).
+// Column z0: 0.0 at row 5, -0.0 at row 6; z1 the other way round; n0/n1 the same among negative
+// values, for the max.
+TEST(CliTest, ScanJsonKeepsTheZeroSeenFirst) {
+  const TableSchema schema = testing::TagAndFields("t", "id", {{"z0", DataType::kDouble}, {"z1", DataType::kDouble},
+                                                              {"n0", DataType::kFloat}, {"n1", DataType::kFloat}});
+  const std::string path = ::testing::TempDir() + "/tsread_scan_zeros_" + std::to_string(::getpid()) + ".tsfile";
+  auto writer = TsFileWriter::Create(path, schema, TableWriterOptions{}).value();
+  std::vector<int64_t> times;
+  std::vector<ColumnValues> fields(4);
+  fields[0].type = fields[1].type = DataType::kDouble;
+  fields[2].type = fields[3].type = DataType::kFloat;
+  for (int i = 0; i < 40; ++i) {
+    times.push_back(i);
+    const double first = i == 5 ? 0.0 : (i == 6 ? -0.0 : 1.0 + i);
+    const double second = i == 5 ? -0.0 : (i == 6 ? 0.0 : 1.0 + i);
+    fields[0].doubles.push_back(first);
+    fields[1].doubles.push_back(second);
+    fields[2].floats.push_back(static_cast<float>(i == 5 || i == 6 ? first : -first));
+    fields[3].floats.push_back(static_cast<float>(i == 5 || i == 6 ? second : -second));
+  }
+  ASSERT_TRUE(writer->WriteRows(writer->MakeDeviceId({"d0"}), times, fields).ok());
+  ASSERT_TRUE(writer->Close().ok());
+  RunResult r = RunTsread("scan '" + path + "' --json --threads 1");
+  std::remove(path.c_str());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json columns = nlohmann::json::parse(r.out)["columns"];
+  EXPECT_EQ(columns["z0"]["min"].get<double>(), 0.0);
+  EXPECT_FALSE(std::signbit(columns["z0"]["min"].get<double>())) << r.out;
+  EXPECT_TRUE(std::signbit(columns["z1"]["min"].get<double>())) << r.out;
+  EXPECT_EQ(columns["n0"]["max"].get<double>(), 0.0);
+  EXPECT_FALSE(std::signbit(columns["n0"]["max"].get<double>())) << r.out;
+  EXPECT_TRUE(std::signbit(columns["n1"]["max"].get<double>())) << r.out;
+  EXPECT_EQ(columns["z0"]["max"].get<double>(), 40.0);
+  EXPECT_EQ(columns["n1"]["min"].get<double>(), -40.0);
 }
 
 }  // namespace
