@@ -6,11 +6,11 @@
 // time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "output.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "time_parse.h"
 #include "tsread/io/status_macros.h"
@@ -104,16 +104,22 @@ void AppendKeyCsv(std::string& out, const GroupAggregate& g, GroupShape shape) {
 }
 
 // `{"device": ID, "tags": {...}` of a group (null and {} by table; the caller closes the object).
-void PrintDeviceJson(std::ostream& out, const TableAggregate& result, const GroupAggregate& g, GroupShape shape) {
-  out << "{\"device\": " << (shape.by_device ? JsonString(g.device) : "null") << ", \"tags\": {";
+void AppendDeviceJson(std::string& out, const TableAggregate& result, const GroupAggregate& g, GroupShape shape) {
+  absl::StrAppend(&out, "{\"device\": ", shape.by_device ? JsonString(g.device) : "null", ", \"tags\": {");
   for (size_t t = 0; shape.by_device && t < g.tags.size(); ++t) {
-    out << (t ? ", " : "") << JsonString(result.tag_columns[t]) << ": " << (g.tags[t] ? JsonString(*g.tags[t]) : "null");
+    absl::StrAppend(&out, t ? ", " : "", JsonString(result.tag_columns[t]), ": ",
+                    g.tags[t] ? JsonString(*g.tags[t]) : "null");
   }
-  out << "}";
+  out += "}";
 }
 
+// Each printer appends to a BlockOutput and flushes it every 64 KiB: one buffer reused, not the
+// whole output built in memory (on a machine where a new page costs microseconds, that was more
+// than the aggregation), and few writes.
 void PrintCsv(const TableAggregate& result, GroupShape shape) {
-  std::string out = CsvHead(result, shape) + "rows,first_time,last_time";
+  BlockOutput block;
+  std::string& out = block.line();
+  out = CsvHead(result, shape) + "rows,first_time,last_time";
   for (const ColumnSchema& c : result.columns) {
     for (const char* what : {"count", "min", "max", "first", "last", "sum"}) absl::StrAppend(&out, ",", c.name, "_", what);
   }
@@ -135,47 +141,45 @@ void PrintCsv(const TableAggregate& result, GroupShape shape) {
       field(any && c.has_sum(), any && c.has_sum() ? SumText(c) : "");
     }
     out += "\n";
-    if (out.size() > (1 << 16)) {
-      std::cout << out;
-      out.clear();
-    }
+    if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
-  std::cout << out;
 }
 
 void PrintJson(const TableAggregate& result, GroupShape shape) {
-  // Built whole, written once: many small writes cost more than the aggregation.
-  std::ostringstream out;
-  out << "{\"table\": " << JsonString(result.table) << ", \"groups\": [";
+  BlockOutput block;
+  std::string& out = block.line();
+  absl::StrAppend(&out, "{\"table\": ", JsonString(result.table), ", \"groups\": [");
   for (size_t d = 0; d < result.groups.size(); ++d) {
     const GroupAggregate& g = result.groups[d];
-    out << (d ? ",\n  " : "\n  ");
-    PrintDeviceJson(out, result, g, shape);
-    out << ", \"bucket\": " << (g.bucket ? absl::StrCat(*g.bucket) : "null") << ", \"rows\": " << g.rows << ", \"first_time\": " << g.first_time << ", \"last_time\": " << g.last_time
-        << ", \"columns\": {";
+    out += d ? ",\n  " : "\n  ";
+    AppendDeviceJson(out, result, g, shape);
+    absl::StrAppend(&out, ", \"bucket\": ", g.bucket ? absl::StrCat(*g.bucket) : "null", ", \"rows\": ", g.rows,
+                    ", \"first_time\": ", g.first_time, ", \"last_time\": ", g.last_time, ", \"columns\": {");
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
       const auto value = [&](bool present, const AggregateValue& v) {
         return present ? JsonValue(c.type(), ValueText(c.type(), v)) : std::string("null");
       };
-      out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": {\"count\": " << c.count()
-          << ", \"min\": " << value(any && c.has_min_max(), c.min())
-          << ", \"max\": " << value(any && c.has_min_max(), c.max()) << ", \"first\": " << value(any, c.first())
-          << ", \"last\": " << value(any, c.last())
-          << ", \"sum\": " << (any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null") << "}";
+      absl::StrAppend(&out, j ? ", " : "", JsonString(result.columns[j].name), ": {\"count\": ", c.count(),
+                      ", \"min\": ", value(any && c.has_min_max(), c.min()),
+                      ", \"max\": ", value(any && c.has_min_max(), c.max()), ", \"first\": ", value(any, c.first()));
+      absl::StrAppend(&out, ", \"last\": ", value(any, c.last()),
+                      ", \"sum\": ", any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null", "}");
     }
-    out << "}}";
+    out += "}}";
+    if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
   const AggregateWork& work = result.work;
-  out << "],\n \"pages\": {\"from_statistics\": " << work.pages_from_statistics << ", \"decoded\": " << work.pages_decoded
-      << "},\n \"chunks\": {\"from_statistics\": " << work.chunks_from_statistics << ", \"read\": " << work.chunks_read
-      << "}}\n";
-  std::cout << out.str();
+  absl::StrAppend(&out, "],\n \"pages\": {\"from_statistics\": ", work.pages_from_statistics,
+                  ", \"decoded\": ", work.pages_decoded, "},\n \"chunks\": {\"from_statistics\": ",
+                  work.chunks_from_statistics, ", \"read\": ", work.chunks_read, "}}\n");
 }
 
 void PrintLastCsv(const TableAggregate& result) {
-  std::string out = CsvHead(result, GroupShape{}) + "time";
+  BlockOutput block;
+  std::string& out = block.line();
+  out = CsvHead(result, GroupShape{}) + "time";
   for (const ColumnSchema& c : result.columns) absl::StrAppend(&out, ",", c.name, ",", c.name, "_time");
   out += "\n";
   for (const GroupAggregate& g : result.groups) {
@@ -188,33 +192,33 @@ void PrintLastCsv(const TableAggregate& result) {
       if (c.count() > 0) absl::StrAppend(&out, c.last_time());
     }
     out += "\n";
+    if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
-  std::cout << out;
 }
 
 void PrintLastJson(const TableAggregate& result) {
-  // Built whole, written once: many small writes cost more than the aggregation.
-  std::ostringstream out;
-  out << "{\"table\": " << JsonString(result.table) << ", \"devices\": [";
+  BlockOutput block;
+  std::string& out = block.line();
+  absl::StrAppend(&out, "{\"table\": ", JsonString(result.table), ", \"devices\": [");
   for (size_t d = 0; d < result.groups.size(); ++d) {
     const GroupAggregate& g = result.groups[d];
-    out << (d ? ",\n  " : "\n  ");
-    PrintDeviceJson(out, result, g, GroupShape{});
-    out << ", \"time\": " << g.last_time << ", \"columns\": {";
+    out += d ? ",\n  " : "\n  ";
+    AppendDeviceJson(out, result, g, GroupShape{});
+    absl::StrAppend(&out, ", \"time\": ", g.last_time, ", \"columns\": {");
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
-      out << (j ? ", " : "") << JsonString(result.columns[j].name) << ": ";
+      absl::StrAppend(&out, j ? ", " : "", JsonString(result.columns[j].name), ": ");
       if (c.count() == 0) {
-        out << "{\"value\": null, \"time\": null}";
+        out += "{\"value\": null, \"time\": null}";
       } else {
-        out << "{\"value\": " << JsonValue(c.type(), ValueText(c.type(), c.last())) << ", \"time\": "
-            << c.last_time() << "}";
+        absl::StrAppend(&out, "{\"value\": ", JsonValue(c.type(), ValueText(c.type(), c.last())), ", \"time\": ",
+                        c.last_time(), "}");
       }
     }
-    out << "}}";
+    out += "}}";
+    if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
-  out << "]}\n";
-  std::cout << out.str();
+  out += "]}\n";
 }
 
 // --by device|table.

@@ -5,12 +5,10 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +17,7 @@
 #include "progress_bar.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/aggregate/file_summary.h"
+#include "tsread/aggregate/run_reduce.h"
 #include "value_format.h"
 
 namespace tsread::cli {
@@ -42,54 +41,6 @@ struct ColumnStats {
     float_max = std::max(float_max, o.float_max);
   }
 };
-
-// Extends [lo, hi] by values[0, n) exactly as one chain `lo = v < lo ? v : lo` (and `>` for hi)
-// would: in 16-byte lanes (two vectors of each), which the compiler turns into minps/maxps,
-// pminsd-like blends, or (INT64) independent compare chains; a NaN never wins a comparison in a
-// lane either. The lanes can only disagree with one chain on which of 0.0 and -0.0 is kept (equal,
-// different bits): one chain keeps the seed if it is zero, else the first zero.
-template <typename T>
-void ExtendRange(const T* values, size_t n, T& lo, T& hi) {
-  size_t r = 0;
-#if defined(__GNUC__)
-  typedef T Lanes __attribute__((vector_size(16)));
-  constexpr size_t kLanes = 16 / sizeof(T);
-  if (n >= 2 * kLanes) {
-    const T seed_lo = lo, seed_hi = hi;
-    Lanes l0 = Lanes{} + lo, l1 = l0, h0 = Lanes{} + hi, h1 = h0;
-    for (; r + 2 * kLanes <= n; r += 2 * kLanes) {
-      Lanes a, b;
-      std::memcpy(&a, values + r, sizeof a);
-      std::memcpy(&b, values + r + kLanes, sizeof b);
-      l0 = a < l0 ? a : l0;
-      l1 = b < l1 ? b : l1;
-      h0 = a > h0 ? a : h0;
-      h1 = b > h1 ? b : h1;
-    }
-    for (size_t k = 0; k < kLanes; ++k) {
-      lo = l0[k] < lo ? l0[k] : lo;
-      lo = l1[k] < lo ? l1[k] : lo;
-      hi = h0[k] > hi ? h0[k] : hi;
-      hi = h1[k] > hi ? h1[k] : hi;
-    }
-    if constexpr (std::is_floating_point_v<T>) {
-      const auto first_zero = [&](T seed) {
-        if (seed == 0) return seed;
-        for (size_t q = 0; q < r; ++q) {
-          if (values[q] == 0) return values[q];
-        }
-        return seed;  // unreachable: a zero extreme came from a value
-      };
-      if (lo == 0) lo = first_zero(seed_lo);
-      if (hi == 0) hi = first_zero(seed_hi);
-    }
-  }
-#endif
-  for (; r < n; ++r) {
-    lo = values[r] < lo ? values[r] : lo;
-    hi = values[r] > hi ? values[r] : hi;
-  }
-}
 
 template <typename T>
 void AddInts(const ColumnVector& column, const std::vector<T>& values, ColumnStats& stats) {

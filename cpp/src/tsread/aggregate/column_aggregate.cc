@@ -7,6 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tsread/aggregate/run_reduce.h"
+
 namespace tsread {
 namespace {
 
@@ -24,67 +26,31 @@ struct RunSummary {
 };
 
 // Seeded with lo/hi (the values so far), compared as TakeMinMax does (`v < lo ? v : lo`: NaN never
-// replaces). Without nulls, four independent lanes, so that the loop is not one chain of adds each
-// waiting for the last; lanes merge exactly for min and max (all seeded alike), and a FLOAT/DOUBLE
-// sum may round differently from one chain, as column_aggregate.h allows. BOOLEAN values are 0/1.
+// replaces). Without nulls, the run's vector reductions (run_reduce.h): min and max in the
+// column's own type (FLOAT as float, INT32 as int32: the seeds are values of that type), exactly
+// as one chain; a FLOAT/DOUBLE sum in run_reduce's fixed lanes, which may round differently from
+// one chain, as column_aggregate.h allows. BOOLEAN values are 0/1 (their sum is the trues).
 template <typename Acc, typename Sum, typename T>
 RunSummary<Acc, Sum> Summarize(const ColumnVector& values, const T* data, size_t first, size_t last, Acc lo, Acc hi) {
   RunSummary<Acc, Sum> out{lo, hi};
+  if (values.null_count == 0) {
+    const size_t n = last - first + 1;
+    out.n = n;
+    out.sum = static_cast<Sum>(SumRun(data + first, n));
+    if constexpr (!std::is_same_v<T, uint8_t>) {  // BOOLEAN has no min or max
+      T l = static_cast<T>(lo), h = static_cast<T>(hi);
+      ExtendRange(data + first, n, l, h);
+      out.lo = static_cast<Acc>(l);
+      out.hi = static_cast<Acc>(h);
+    }
+    return out;
+  }
   const auto take = [](Acc v, Acc& l, Acc& h, Sum& sum) {
     l = v < l ? v : l;
     h = v > h ? v : h;
     sum += v;
   };
   size_t r = first;
-  if (values.null_count == 0) {
-    // Min and max in the column's own type (FLOAT as float, INT32 as int32: narrower lanes, and
-    // the seeds are values of that type); sums wider.
-    const T seed_lo = static_cast<T>(lo), seed_hi = static_cast<T>(hi);
-    T l[4] = {seed_lo, seed_lo, seed_lo, seed_lo}, h[4] = {seed_hi, seed_hi, seed_hi, seed_hi};
-    // Integers: int64 lanes; an INT64 value's low and high 32 bits summed apart (exact for runs
-    // below 2^31 rows; a page holds at most 2^25, ReadLimits) instead of a 128-bit add each.
-    using LaneSum = std::conditional_t<std::is_floating_point_v<Acc>, double, int64_t>;
-    LaneSum low[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, 0};
-    for (; r + 3 <= last; r += 4) {
-      for (int k = 0; k < 4; ++k) {
-        const T v = data[r + k];
-        l[k] = v < l[k] ? v : l[k];
-        h[k] = v > h[k] ? v : h[k];
-        if constexpr (std::is_floating_point_v<Acc>) {
-          low[k] += static_cast<double>(v);
-        } else if constexpr (sizeof(T) < 8) {
-          low[k] += static_cast<int64_t>(v);
-        } else {
-          low[k] += static_cast<int64_t>(static_cast<uint32_t>(v));
-          high[k] += static_cast<int64_t>(v) >> 32;
-        }
-      }
-    }
-    for (int k = 0; k < 4; ++k) {
-      const Acc lk = static_cast<Acc>(l[k]), hk = static_cast<Acc>(h[k]);
-      out.lo = lk < out.lo ? lk : out.lo;
-      out.hi = hk > out.hi ? hk : out.hi;
-      if constexpr (std::is_floating_point_v<Acc>) {
-        out.sum += low[k];
-      } else {
-        out.sum += static_cast<Sum>(high[k]) * (Sum{1} << 32) + low[k];
-      }
-    }
-    for (; r <= last; ++r) take(static_cast<Acc>(data[r]), out.lo, out.hi, out.sum);
-    out.n = last - first + 1;
-    if constexpr (std::is_floating_point_v<Acc>) {
-      // Equal extremes of different bits are 0.0 and -0.0: one chain keeps the earlier, the lanes
-      // the lower lane's. Redo that extreme in one chain.
-      if (out.lo == 0 || out.hi == 0) {
-        Acc l = lo, h = hi;
-        Sum unused = 0;
-        for (size_t q = first; q <= last; ++q) take(static_cast<Acc>(data[q]), l, h, unused);
-        out.lo = l;
-        out.hi = h;
-      }
-    }
-    return out;
-  }
   for (; r <= last; ++r) {
     if (!values.IsValid(r)) continue;
     take(static_cast<Acc>(data[r]), out.lo, out.hi, out.sum);

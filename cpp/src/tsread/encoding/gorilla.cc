@@ -9,7 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/encoding/bit_reader.h"
-#include "tsread/encoding/cpu_dispatch.h"
+#include "tsread/common/cpu_dispatch.h"
 
 namespace tsread {
 namespace {

@@ -1,0 +1,59 @@
+// Run-time choice of a build of a hot loop for a newer CPU. The library is compiled for baseline
+// x86-64, where a shift by a variable count (`shl r, cl`) is three micro-ops (BMI2's shlx/shrx are
+// one: GORILLA's loops shift by data-dependent amounts several times per value, docs/benchmarks.md
+// Session 11), and where vectors have no 64-bit compare nor 32-bit min/max (AVX2 has them: the
+// reductions of aggregate/run_reduce.cc). The copies run the same C++ code: results cannot differ.
+//
+// Usage: a function marked TSREAD_TARGET_BMI2 (TSREAD_TARGET_AVX2) that calls TSREAD_ALWAYS_INLINE
+// templates gets them inlined and compiled for that CPU; CpuHasBmi2() (CpuHasAvx2()) picks that
+// function or the baseline one.
+#ifndef TSREAD_COMMON_CPU_DISPATCH_H_
+#define TSREAD_COMMON_CPU_DISPATCH_H_
+
+// -DTSREAD_NO_BMI2_DISPATCH builds only the baseline copies (to test or time them on a BMI2 CPU).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(TSREAD_NO_BMI2_DISPATCH)
+#define TSREAD_BMI2_DISPATCH 1
+#define TSREAD_TARGET_BMI2 __attribute__((target("bmi2")))
+#else
+#define TSREAD_BMI2_DISPATCH 0
+#define TSREAD_TARGET_BMI2
+#endif
+
+// -DTSREAD_NO_AVX2_DISPATCH likewise for the AVX2 copies.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(TSREAD_NO_AVX2_DISPATCH)
+#define TSREAD_AVX2_DISPATCH 1
+#define TSREAD_TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define TSREAD_AVX2_DISPATCH 0
+#define TSREAD_TARGET_AVX2
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TSREAD_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define TSREAD_ALWAYS_INLINE inline
+#endif
+
+namespace tsread {
+
+// True when the running CPU has BMI2 (reads the CPU model the compiler runtime fills in at start).
+inline bool CpuHasBmi2() {
+#if TSREAD_BMI2_DISPATCH
+  return __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
+
+// True when the running CPU has AVX2.
+inline bool CpuHasAvx2() {
+#if TSREAD_AVX2_DISPATCH
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+}  // namespace tsread
+
+#endif  // TSREAD_COMMON_CPU_DISPATCH_H_
