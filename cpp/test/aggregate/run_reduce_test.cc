@@ -32,9 +32,9 @@ bool SameBits(T a, T b) {
 // The lane order run_reduce.h documents, written out.
 template <typename T>
 double LaneSum(const T* v, size_t n) {
-  double lanes[4] = {0, 0, 0, 0};
-  const size_t whole = n / 4 * 4;
-  for (size_t i = 0; i < whole; ++i) lanes[i % 4] += static_cast<double>(v[i]);
+  double lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const size_t whole = n / 8 * 8;
+  for (size_t i = 0; i < whole; ++i) lanes[i % 8] += static_cast<double>(v[i]);
   double sum = 0;
   for (double lane : lanes) sum += lane;
   for (size_t i = whole; i < n; ++i) sum += static_cast<double>(v[i]);
@@ -157,14 +157,30 @@ TEST(RunReduceTest, IntegerSumsAreExact) {
         }
         EXPECT_EQ(SumRun(i32.data() + start, n), want32) << "n " << n;
         EXPECT_TRUE(SumRun(i64.data() + start, n) == want64) << "n " << n;
+        int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        ChainRange(i64.data() + start, n, lo, hi);
+        EXPECT_TRUE(SumRun(i64.data() + start, n, lo, hi) == want64) << "n " << n;
       }
     }
   }
+  // Small values: the bounded sum adds in int64 (and a bound that is too wide still gives the sum).
+  std::vector<int64_t> small(5000);
+  __int128 small_sum = 0;
+  for (size_t i = 0; i < small.size(); ++i) small_sum += (small[i] = static_cast<int64_t>(i % 97) - 50);
+  EXPECT_TRUE(SumRun(small.data(), small.size(), -50, 46) == small_sum);
+  EXPECT_TRUE(SumRun(small.data(), small.size(), std::numeric_limits<int64_t>::min(), 46) == small_sum);
   // Sums far beyond int64 either way.
   const std::vector<int64_t> high(1001, std::numeric_limits<int64_t>::max());
   const std::vector<int64_t> low(1001, std::numeric_limits<int64_t>::min());
   EXPECT_TRUE(SumRun(high.data(), high.size()) == static_cast<__int128>(std::numeric_limits<int64_t>::max()) * 1001);
   EXPECT_TRUE(SumRun(low.data(), low.size()) == static_cast<__int128>(std::numeric_limits<int64_t>::min()) * 1001);
+  EXPECT_TRUE(SumRun(high.data(), high.size(), high[0], high[0]) ==
+              static_cast<__int128>(std::numeric_limits<int64_t>::max()) * 1001);
+  EXPECT_TRUE(SumRun(low.data(), low.size(), low[0], low[0]) ==
+              static_cast<__int128>(std::numeric_limits<int64_t>::min()) * 1001);
+  // Just inside the bound: 2 values of 2^62 - 1 sum to 2^63 - 2, in int64.
+  const std::vector<int64_t> edge(2, (int64_t{1} << 62) - 1);
+  EXPECT_TRUE(SumRun(edge.data(), edge.size(), edge[0], edge[0]) == static_cast<__int128>(edge[0]) * 2);
 }
 
 TEST(RunReduceTest, BooleanSumCountsTrues) {
@@ -184,7 +200,7 @@ TEST(RunReduceTest, FloatSumsFollowTheDocumentedLanes) {
     for (double& v : d) v = std::isfinite(v) && std::fabs(v) < 1e6 ? v : 0.1 * seed;
     for (float& v : f) v = std::isfinite(v) && std::fabs(v) < 1e6f ? v : 0.1f * static_cast<float>(seed);
     for (size_t start = 0; start < 4; ++start) {
-      for (size_t n = 0; n <= 40; ++n) {
+      for (size_t n = 0; n <= 70; ++n) {
         ASSERT_TRUE(SameBits(SumRun(d.data() + start, n), LaneSum(d.data() + start, n))) << "n " << n;
         ASSERT_TRUE(SameBits(SumRun(f.data() + start, n), LaneSum(f.data() + start, n))) << "n " << n;
       }

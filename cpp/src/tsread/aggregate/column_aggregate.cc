@@ -36,12 +36,18 @@ RunSummary<Acc, Sum> Summarize(const ColumnVector& values, const T* data, size_t
   if (values.null_count == 0) {
     const size_t n = last - first + 1;
     out.n = n;
-    out.sum = static_cast<Sum>(SumRun(data + first, n));
-    if constexpr (!std::is_same_v<T, uint8_t>) {  // BOOLEAN has no min or max
+    if constexpr (std::is_same_v<T, uint8_t>) {  // BOOLEAN has no min or max
+      out.sum = static_cast<Sum>(SumRun(data + first, n));
+    } else {
       T l = static_cast<T>(lo), h = static_cast<T>(hi);
       ExtendRange(data + first, n, l, h);
       out.lo = static_cast<Acc>(l);
       out.hi = static_cast<Acc>(h);
+      if constexpr (std::is_same_v<T, int64_t>) {
+        out.sum = SumRun(data + first, n, l, h);  // every value lies in [l, h]
+      } else {
+        out.sum = static_cast<Sum>(SumRun(data + first, n));
+      }
     }
     return out;
   }

@@ -5,6 +5,7 @@
 // (common/cpu_dispatch.h).
 #include "tsread/aggregate/run_reduce.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -58,21 +59,25 @@ TSREAD_ALWAYS_INLINE void ExtendRangeLanes(const T* values, size_t n, T& lo, T& 
   }
 }
 
-// FLOAT/DOUBLE sums in the four lanes run_reduce.h fixes (a 32-byte vector of doubles, which
-// baseline x86-64 runs as two 16-byte halves: the same additions either way).
+// FLOAT/DOUBLE sums in the eight lanes run_reduce.h fixes: two 32-byte vectors of doubles (which
+// baseline x86-64 runs as 16-byte halves: the same additions either way), so that two chains of
+// additions overlap.
 template <typename T>
 TSREAD_ALWAYS_INLINE double SumFloatLanes(const T* values, size_t n) {
   typedef double Sums __attribute__((vector_size(32)));
   typedef T Quad __attribute__((vector_size(4 * sizeof(T))));
-  Sums lanes = {0, 0, 0, 0};
+  Sums low = {0, 0, 0, 0}, high = low;
   size_t r = 0;
-  for (; r + 4 <= n; r += 4) {
-    Quad v;
-    std::memcpy(&v, values + r, sizeof v);
-    lanes += __builtin_convertvector(v, Sums);
+  for (; r + 8 <= n; r += 8) {
+    Quad a, b;
+    std::memcpy(&a, values + r, sizeof a);
+    std::memcpy(&b, values + r + 4, sizeof b);
+    low += __builtin_convertvector(a, Sums);
+    high += __builtin_convertvector(b, Sums);
   }
   double sum = 0;
-  for (int k = 0; k < 4; ++k) sum += lanes[k];
+  for (int k = 0; k < 4; ++k) sum += low[k];
+  for (int k = 0; k < 4; ++k) sum += high[k];
   for (; r < n; ++r) sum += static_cast<double>(values[r]);
   return sum;
 }
@@ -126,10 +131,35 @@ TSREAD_ALWAYS_INLINE __int128 SumInt64Lanes(const int64_t* values, size_t n) {
   return sum;
 }
 
+// Counted in 32-bit lanes (bytes widen to 32 bits, not 64), a block of at most 2^31 at a time.
 TSREAD_ALWAYS_INLINE uint64_t CountNonzero(const uint8_t* values, size_t n) {
+  constexpr size_t kBlock = size_t{1} << 31;
   uint64_t count = 0;
-  for (size_t r = 0; r < n; ++r) count += values[r] != 0;
+  for (size_t r = 0; r < n; r += kBlock) {
+    const size_t end = n - r < kBlock ? n : r + kBlock;
+    uint32_t block = 0;
+    for (size_t q = r; q < end; ++q) block += values[q] != 0;
+    count += block;
+  }
   return count;
+}
+
+// A sum in int64 that wraps: exact whenever the true sum lies in int64 (modular arithmetic).
+TSREAD_ALWAYS_INLINE int64_t WrappingSum(const int64_t* values, size_t n) {
+  typedef uint64_t Lanes __attribute__((vector_size(32)));
+  Lanes a = {0, 0, 0, 0}, b = a;
+  size_t r = 0;
+  for (; r + 8 <= n; r += 8) {
+    Lanes x, y;
+    std::memcpy(&x, values + r, sizeof x);
+    std::memcpy(&y, values + r + 4, sizeof y);
+    a += x;
+    b += y;
+  }
+  uint64_t sum = 0;
+  for (int k = 0; k < 4; ++k) sum += a[k] + b[k];
+  for (; r < n; ++r) sum += static_cast<uint64_t>(values[r]);
+  return static_cast<int64_t>(sum);
 }
 
 // The two builds of each kernel.
@@ -141,6 +171,7 @@ struct Baseline {
   static int64_t Int32Sum(const int32_t* v, size_t n) { return SumInt32Lanes(v, n); }
   static __int128 Int64Sum(const int64_t* v, size_t n) { return SumInt64Lanes(v, n); }
   static uint64_t Trues(const uint8_t* v, size_t n) { return CountNonzero(v, n); }
+  static int64_t Wrapping(const int64_t* v, size_t n) { return WrappingSum(v, n); }
 };
 
 struct Avx2 {
@@ -151,7 +182,12 @@ struct Avx2 {
   TSREAD_TARGET_AVX2 static int64_t Int32Sum(const int32_t* v, size_t n) { return SumInt32Lanes(v, n); }
   TSREAD_TARGET_AVX2 static __int128 Int64Sum(const int64_t* v, size_t n) { return SumInt64Lanes(v, n); }
   TSREAD_TARGET_AVX2 static uint64_t Trues(const uint8_t* v, size_t n) { return CountNonzero(v, n); }
+  TSREAD_TARGET_AVX2 static int64_t Wrapping(const int64_t* v, size_t n) { return WrappingSum(v, n); }
 };
+
+unsigned __int128 UnsignedAbs(int64_t v) {
+  return v < 0 ? static_cast<unsigned __int128>(-static_cast<__int128>(v)) : static_cast<unsigned __int128>(v);
+}
 
 template <typename T>
 void Range(const T* v, size_t n, T& lo, T& hi) {
@@ -176,6 +212,14 @@ int64_t SumRun(const int32_t* values, size_t n) {
 }
 __int128 SumRun(const int64_t* values, size_t n) {
   return CpuHasAvx2() ? Avx2::Int64Sum(values, n) : Baseline::Int64Sum(values, n);
+}
+__int128 SumRun(const int64_t* values, size_t n, int64_t lo, int64_t hi) {
+  // |sum| <= n * max(|lo|, |hi|) < 2^63: the wrapping sum is the sum.
+  const unsigned __int128 magnitude = std::max(UnsignedAbs(lo), UnsignedAbs(hi));
+  if (magnitude * n < (static_cast<unsigned __int128>(1) << 63)) {
+    return CpuHasAvx2() ? Avx2::Wrapping(values, n) : Baseline::Wrapping(values, n);
+  }
+  return SumRun(values, n);
 }
 uint64_t SumRun(const uint8_t* values, size_t n) {
   return CpuHasAvx2() ? Avx2::Trues(values, n) : Baseline::Trues(values, n);
