@@ -235,6 +235,42 @@ class Utf8Test : public DuckDbTest {
   std::filesystem::path dir_;
 };
 
+// A one-device file of column v (INT64, = the time) at `times`.
+std::string WriteTimesFile(const std::filesystem::path& path, const std::vector<int64_t>& times) {
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
+  EXPECT_TRUE(writer.ok()) << writer.status();
+  if (!writer.ok()) return "";
+  ColumnValues v;
+  v.int64s = times;
+  EXPECT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d"}), times, {v}).ok());
+  EXPECT_TRUE((*writer)->Close().ok());
+  return path.string();
+}
+
+TEST_P(Utf8Test, TimesScaleToMicrosecondsAndOutOfRangeTimesAreErrors) {
+  // Negative, zero and large times, more than one vector of them: TIMESTAMP holds t * 1000 us.
+  std::vector<int64_t> times;
+  for (int64_t t = -3000; t < 3000; ++t) times.push_back(t * 7919);
+  times.push_back(9223372036854775);  // INT64_MAX / 1000: the last millisecond TIMESTAMP holds
+  const std::string file = WriteTimesFile(dir_ / "times.tsfile", times);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + file + "') WHERE epoch_us(time) = v * 1000"),
+            static_cast<int64_t>(times.size()));
+  // One millisecond more does not fit: an error naming the file and the time, not a wrapped value.
+  const std::string beyond = WriteTimesFile(dir_ / "beyond.tsfile", {-5, 0, 9223372036854776});
+  const std::string error = Error("SELECT time FROM read_tsfile('" + beyond + "')");
+  EXPECT_NE(error.find(beyond), std::string::npos) << error;
+  EXPECT_NE(error.find("9223372036854776"), std::string::npos) << error;
+  EXPECT_NE(error.find("out of range of TIMESTAMP"), std::string::npos) << error;
+  const std::string below = WriteTimesFile(dir_ / "below.tsfile", {-9223372036854776, 0});
+  EXPECT_NE(Error("SELECT time FROM read_tsfile('" + below + "')").find("-9223372036854776"), std::string::npos);
+  // As BIGINT every stored time reads.
+  EXPECT_EQ(Int("SELECT max(time) FROM read_tsfile('" + beyond + "', time_as := 'bigint')"), 9223372036854776);
+}
+
 TEST_P(Utf8Test, InvalidStringIsAnErrorNamingFileAndColumnNeverANull) {
   // 3000 rows: the bad value (row 2500) is in the second batch.
   std::vector<std::string> strings(3000, "fine");
