@@ -59,12 +59,15 @@ TSREAD_ALWAYS_INLINE void ExtendRangeLanes(const T* values, size_t n, T& lo, T& 
   }
 }
 
-// FLOAT/DOUBLE sums in the eight lanes run_reduce.h fixes: two 32-byte vectors of doubles (which
-// baseline x86-64 runs as 16-byte halves: the same additions either way), so that two chains of
-// additions overlap.
-template <typename T>
-TSREAD_ALWAYS_INLINE double SumFloatLanes(const T* values, size_t n) {
-  typedef double Sums __attribute__((vector_size(32)));
+// Sums of values widened to 8-byte lanes (FLOAT to double, DOUBLE as is, INT32 to int64, INT64
+// to uint64) in the eight lanes run_reduce.h fixes: two 32-byte vectors (which baseline x86-64
+// runs as 16-byte halves: the same additions either way), so that two chains of additions
+// overlap. The lanes are then added in order 0..7, then the tail one by one. Exact for INT32
+// while n < 2^32.
+template <typename Sum, typename T>
+TSREAD_ALWAYS_INLINE Sum SumWidenedLanes(const T* values, size_t n) {
+  static_assert(sizeof(Sum) == 8);
+  typedef Sum Sums __attribute__((vector_size(32)));
   typedef T Quad __attribute__((vector_size(4 * sizeof(T))));
   Sums low = {0, 0, 0, 0}, high = low;
   size_t r = 0;
@@ -75,29 +78,10 @@ TSREAD_ALWAYS_INLINE double SumFloatLanes(const T* values, size_t n) {
     low += __builtin_convertvector(a, Sums);
     high += __builtin_convertvector(b, Sums);
   }
-  double sum = 0;
+  Sum sum = 0;
   for (int k = 0; k < 4; ++k) sum += low[k];
   for (int k = 0; k < 4; ++k) sum += high[k];
-  for (; r < n; ++r) sum += static_cast<double>(values[r]);
-  return sum;
-}
-
-// INT32 values widened to int64 lanes: exact while n < 2^32.
-TSREAD_ALWAYS_INLINE int64_t SumInt32Lanes(const int32_t* values, size_t n) {
-  typedef int64_t Sums __attribute__((vector_size(32)));
-  typedef int32_t Quad __attribute__((vector_size(16)));
-  Sums a = {0, 0, 0, 0}, b = a;
-  size_t r = 0;
-  for (; r + 8 <= n; r += 8) {
-    Quad x, y;
-    std::memcpy(&x, values + r, sizeof x);
-    std::memcpy(&y, values + r + 4, sizeof y);
-    a += __builtin_convertvector(x, Sums);
-    b += __builtin_convertvector(y, Sums);
-  }
-  int64_t sum = 0;
-  for (int k = 0; k < 4; ++k) sum += a[k] + b[k];
-  for (; r < n; ++r) sum += values[r];
+  for (; r < n; ++r) sum += static_cast<Sum>(values[r]);
   return sum;
 }
 
@@ -144,22 +128,10 @@ TSREAD_ALWAYS_INLINE uint64_t CountNonzero(const uint8_t* values, size_t n) {
   return count;
 }
 
-// A sum in int64 that wraps: exact whenever the true sum lies in int64 (modular arithmetic).
+// A sum in int64 that wraps (in uint64 lanes: defined overflow): exact whenever the true sum lies
+// in int64 (modular arithmetic).
 TSREAD_ALWAYS_INLINE int64_t WrappingSum(const int64_t* values, size_t n) {
-  typedef uint64_t Lanes __attribute__((vector_size(32)));
-  Lanes a = {0, 0, 0, 0}, b = a;
-  size_t r = 0;
-  for (; r + 8 <= n; r += 8) {
-    Lanes x, y;
-    std::memcpy(&x, values + r, sizeof x);
-    std::memcpy(&y, values + r + 4, sizeof y);
-    a += x;
-    b += y;
-  }
-  uint64_t sum = 0;
-  for (int k = 0; k < 4; ++k) sum += a[k] + b[k];
-  for (; r < n; ++r) sum += static_cast<uint64_t>(values[r]);
-  return static_cast<int64_t>(sum);
+  return static_cast<int64_t>(SumWidenedLanes<uint64_t>(values, n));
 }
 
 // The two builds of each kernel.
@@ -167,8 +139,8 @@ struct Baseline {
   template <typename T>
   static void Range(const T* v, size_t n, T& lo, T& hi) { ExtendRangeLanes<T, 16>(v, n, lo, hi); }
   template <typename T>
-  static double FloatSum(const T* v, size_t n) { return SumFloatLanes(v, n); }
-  static int64_t Int32Sum(const int32_t* v, size_t n) { return SumInt32Lanes(v, n); }
+  static double FloatSum(const T* v, size_t n) { return SumWidenedLanes<double>(v, n); }
+  static int64_t Int32Sum(const int32_t* v, size_t n) { return SumWidenedLanes<int64_t>(v, n); }
   static __int128 Int64Sum(const int64_t* v, size_t n) { return SumInt64Lanes(v, n); }
   static uint64_t Trues(const uint8_t* v, size_t n) { return CountNonzero(v, n); }
   static int64_t Wrapping(const int64_t* v, size_t n) { return WrappingSum(v, n); }
@@ -178,8 +150,8 @@ struct Avx2 {
   template <typename T>
   TSREAD_TARGET_AVX2 static void Range(const T* v, size_t n, T& lo, T& hi) { ExtendRangeLanes<T, 32>(v, n, lo, hi); }
   template <typename T>
-  TSREAD_TARGET_AVX2 static double FloatSum(const T* v, size_t n) { return SumFloatLanes(v, n); }
-  TSREAD_TARGET_AVX2 static int64_t Int32Sum(const int32_t* v, size_t n) { return SumInt32Lanes(v, n); }
+  TSREAD_TARGET_AVX2 static double FloatSum(const T* v, size_t n) { return SumWidenedLanes<double>(v, n); }
+  TSREAD_TARGET_AVX2 static int64_t Int32Sum(const int32_t* v, size_t n) { return SumWidenedLanes<int64_t>(v, n); }
   TSREAD_TARGET_AVX2 static __int128 Int64Sum(const int64_t* v, size_t n) { return SumInt64Lanes(v, n); }
   TSREAD_TARGET_AVX2 static uint64_t Trues(const uint8_t* v, size_t n) { return CountNonzero(v, n); }
   TSREAD_TARGET_AVX2 static int64_t Wrapping(const int64_t* v, size_t n) { return WrappingSum(v, n); }
