@@ -65,6 +65,7 @@ void ExpectSameAsReference(std::string_view stream, size_t count, const std::str
   for (size_t i = 0; i < count; ++i) {
     ASSERT_EQ(testing::BitsOf(fast[i]), testing::BitsOf(reference[i])) << label << ": value " << i;
   }
+  ASSERT_EQ(testing::BitsOf(fast[count]), testing::BitsOf(static_cast<T>(1))) << label << ": wrote past count";
 }
 
 template <typename T>
@@ -207,6 +208,51 @@ TEST(DecoderReferenceTest, GorillaLengthEdgesInt32) { GorillaLengthEdges<int32_t
 TEST(DecoderReferenceTest, GorillaLengthEdgesDouble) { GorillaLengthEdges<double>(); }
 TEST(DecoderReferenceTest, GorillaLengthEdgesFloat) { GorillaLengthEdges<float>(); }
 TEST(DecoderReferenceTest, GorillaLengthEdgesInt64) { GorillaLengthEdges<int64_t>(); }
+
+// Changes ('10') separated by short runs of repeats ('0'), as rounded sensor floats are: every
+// gap from 0 to 12 repeats (the two-change step of the W = 32 loop takes gaps up to 8 and 56 bits
+// in all) with every S, an occasional new '11' in the middle, and stream lengths that end the
+// fast loop at every offset.
+template <typename T>
+void GorillaRepeatGaps() {
+  constexpr int kWidth = 8 * sizeof(T);
+  constexpr int kLengthBits = kWidth == 32 ? 5 : 6;
+  std::mt19937_64 rng(kWidth + 100);
+  for (int sig = 1; sig <= kWidth; ++sig) {
+    for (int round = 0; round < 3; ++round) {
+      BitWriter w;
+      w.Write(rng(), kWidth);
+      size_t n = 1;
+      const auto new_lengths = [&](int s) {
+        w.WriteString("11");
+        w.Write(static_cast<uint64_t>(rng() % (kWidth - s + 1)), kLengthBits);
+        w.Write(static_cast<uint64_t>(s - 1), kLengthBits);
+        w.Write(rng() | 1, s);
+        ++n;
+      };
+      new_lengths(sig);
+      const size_t changes = 20 + rng() % 300;
+      for (size_t c = 0; c < changes; ++c) {
+        for (uint64_t gap = rng() % 13; gap > 0; --gap, ++n) w.PutBit(false);
+        if (rng() % 64 == 0) {
+          new_lengths(sig);
+        } else {
+          w.WriteString("10");
+          w.Write(rng(), sig);
+          ++n;
+        }
+      }
+      const std::string label = "S " + std::to_string(sig) + " round " + std::to_string(round);
+      ExpectGorillaSame<T>(w.bytes(), n, label);
+      if (::testing::Test::HasFatalFailure()) return;
+      if (round == 0) ExpectSameOnPrefixes<T, false>(w.bytes(), n, label);
+    }
+  }
+}
+
+TEST(DecoderReferenceTest, GorillaRepeatGapsFloat) { GorillaRepeatGaps<float>(); }
+TEST(DecoderReferenceTest, GorillaRepeatGapsInt32) { GorillaRepeatGaps<int32_t>(); }
+TEST(DecoderReferenceTest, GorillaRepeatGapsDouble) { GorillaRepeatGaps<double>(); }
 
 // Random bytes and bit flips of valid streams: errors (kind, value, offset) must agree too.
 template <typename T>

@@ -147,6 +147,58 @@ TSREAD_ALWAYS_INLINE bool TakePair32(uint64_t window, uint64_t no_lengths, XorSt
   return true;
 }
 
+// Two '10' values and the repeats ('0') before each, when the gaps are at most kMaxGap repeats
+// and all of it fits the 56 bits a refill guarantees. Rounded FLOAT data is '0' and '10' at random
+// with S near 21, so a step takes four values on average, and its dependency chain is two
+// leading-zero counts and a shift (lzcnt with BMI2's copy: one cycle each) instead of a control
+// bit per value. Returns the number of values written to out[0, that) (0: nothing written or
+// consumed, the pair or one-value step takes over); it stores up to out[2 * kMaxGap + 1], so the
+// caller leaves room for kChangesRoom values.
+constexpr uint64_t kMaxGap = 8;
+constexpr size_t kChangesRoom = 2 * kMaxGap + 2;
+
+TSREAD_ALWAYS_INLINE uint64_t LeadingZeros(uint64_t x) {
+  return static_cast<uint64_t>(__builtin_clzll(x | 1));  // 63 for 0 and 1: both mean "too many"
+}
+
+// Stores `bits` as out[0, kMaxGap + 1), as one or two vector stores.
+template <typename T>
+TSREAD_ALWAYS_INLINE void FillGap(T* out, uint32_t bits) {
+  typedef uint32_t Lanes __attribute__((vector_size(4 * kMaxGap)));
+  const Lanes lanes = {bits, bits, bits, bits, bits, bits, bits, bits};
+  static_assert(sizeof(lanes) == kMaxGap * sizeof(T));
+  std::memcpy(out, &lanes, sizeof(lanes));
+  std::memcpy(out + kMaxGap, &bits, sizeof(bits));
+}
+
+template <typename T>
+TSREAD_ALWAYS_INLINE size_t TakeTwoChanges32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
+                                             RefillingBitBuffer& r) {
+  const uint64_t step = 2 + s.sig;  // <= 34
+  const uint64_t gap1 = LeadingZeros(window);
+  const uint64_t first = window << gap1;  // starts with the '1' of value gap1
+  const uint64_t after = first << step;
+  const uint64_t gap2 = LeadingZeros(after);
+  const uint64_t second = after << gap2;
+  const uint64_t total = gap1 + gap2 + 2 * step;
+  if (__builtin_expect(((gap1 > kMaxGap) | (gap2 > kMaxGap) | (total > 56) | ((first >> 62) != 2) |
+                        ((second >> 62) != 2) | (no_lengths != 0)) != 0, 0)) {
+    return 0;
+  }
+  const uint64_t drop = 64 - s.sig;
+  const uint64_t v1 = s.prev ^ (((first << 2) >> drop) << s.trailing);
+  const uint64_t v2 = v1 ^ (((second << 2) >> drop) << s.trailing);
+  // Later stores overwrite the slack of earlier ones: out[0, gap1) keep prev, out[gap1, gap1 + gap2]
+  // are v1, out[gap1 + gap2 + 1] is v2.
+  FillGap(out, static_cast<uint32_t>(s.prev));
+  FillGap(out + gap1, static_cast<uint32_t>(v1));
+  const uint32_t last = static_cast<uint32_t>(v2);
+  std::memcpy(out + gap1 + gap2 + 1, &last, sizeof(last));
+  s.prev = v2;
+  r.Consume(static_cast<unsigned>(total));
+  return gap1 + gap2 + 2;
+}
+
 // Values [*i, count) for W = 32 while 8 bytes remain at the next load, without a branch on '0'
 // versus '10': rounded FLOAT data mixes the two at random, and a mispredicted branch per value
 // costs more than this loop. A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so after a
@@ -173,6 +225,13 @@ TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_
       r.Consume(kRepeatRun);
       k += kRepeatRun - 1;  // and the loop's ++k
       continue;
+    }
+    if (s.sig <= kMaxPairSig && count - k >= kChangesRoom) {
+      const size_t taken = TakeTwoChanges32(window, no_lengths, s, out + k, r);
+      if (taken != 0) {
+        k += taken - 1;  // and the loop's ++k
+        continue;
+      }
     }
     if (s.sig <= kMaxPairSig && count - k >= 2 && TakePair32(window, no_lengths, s, out + k, r)) {
       ++k;  // and the loop's ++k: two values
@@ -277,17 +336,27 @@ TSREAD_ALWAYS_INLINE Stop DecodeFastZone(BitReader& in, XorState& state, size_t*
 }
 
 #if TSREAD_BMI2_DISPATCH
-// The same loops compiled with BMI2 (cpu_dispatch.h).
+// The same loops compiled with BMI2 (cpu_dispatch.h), and LZCNT for W = 32 (TakeTwoChanges32
+// counts leading zeros twice per step; the W = 64 loops count none, and timed slower built so).
 template <int W, typename T>
 TSREAD_TARGET_BMI2 Stop DecodeFastZoneBmi2(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   return DecodeFastZone<W>(in, state, i, count, out);
+}
+template <typename T>
+TSREAD_TARGET_BMI2_LZCNT Stop DecodeFastZoneBmi2Lzcnt(BitReader& in, XorState& state, size_t* i, size_t count,
+                                                      T* out) {
+  return DecodeFastZone<32>(in, state, i, count, out);
 }
 #endif
 
 template <int W, typename T>
 Stop DecodeFastZoneDispatch(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
 #if TSREAD_BMI2_DISPATCH
-  if (CpuHasBmi2()) return DecodeFastZoneBmi2<W>(in, state, i, count, out);
+  if constexpr (W == 32) {
+    if (CpuHasBmi2AndLzcnt()) return DecodeFastZoneBmi2Lzcnt(in, state, i, count, out);
+  } else {
+    if (CpuHasBmi2()) return DecodeFastZoneBmi2<W>(in, state, i, count, out);
+  }
 #endif
   return DecodeFastZone<W>(in, state, i, count, out);
 }
