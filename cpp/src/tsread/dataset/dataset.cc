@@ -80,8 +80,9 @@ absl::StatusOr<std::unique_ptr<Dataset>> Dataset::OpenPaths(std::vector<std::str
   std::vector<std::shared_ptr<const TableSchema>> schemas;
   dataset->files_.reserve(paths.size());
   for (std::string& path : paths) {
-    dataset->files_.push_back(DatasetFile{std::move(path), 0, absl::OkStatus(), {}, false, std::nullopt});
-    DatasetFile& file = dataset->files_.back();
+    // Every other field starts at its declared default: Describe fills them in.
+    DatasetFile& file = dataset->files_.emplace_back();
+    file.path = std::move(path);
     file.deletions = DeletionFileBeside(file.path);
     file.status = dataset->Describe(dataset->files_.size() - 1, schemas);
     if (!file.status.ok() && dataset->options_.skip_unreadable_files) {
