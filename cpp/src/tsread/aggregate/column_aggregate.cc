@@ -78,6 +78,50 @@ bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, siz
 
 }  // namespace
 
+ColumnAggregate::ColumnAggregate(DataType type) : type_(type) {
+  if (PhysicalTypeOf(type) == PhysicalType::kBinary) texts_ = std::make_unique<Texts>();
+}
+
+ColumnAggregate::ColumnAggregate(const ColumnAggregate& other)
+    : type_(other.type_),
+      count_(other.count_),
+      first_time_(other.first_time_),
+      last_time_(other.last_time_),
+      first_(other.first_),
+      last_(other.last_),
+      min_(other.min_),
+      max_(other.max_),
+      int_sum_(other.int_sum_),
+      float_sum_(other.float_sum_),
+      texts_(other.texts_ != nullptr ? std::make_unique<Texts>(*other.texts_) : nullptr) {}
+
+ColumnAggregate& ColumnAggregate::operator=(const ColumnAggregate& other) {
+  if (this != &other) *this = ColumnAggregate(other);
+  return *this;
+}
+
+AggregateValue ColumnAggregate::Get(const Number& number, std::string Texts::*text) const {
+  AggregateValue v;
+  if (binary()) {
+    v.s = (*texts_).*text;
+  } else if (IsFloatType(type_)) {
+    v.d = number.d;
+  } else {
+    v.i = number.i;
+  }
+  return v;
+}
+
+void ColumnAggregate::Set(Number& number, std::string Texts::*text, const AggregateValue& v) {
+  if (binary()) {
+    (*texts_).*text = v.s;
+  } else if (IsFloatType(type_)) {
+    number.d = v.d;
+  } else {
+    number.i = v.i;
+  }
+}
+
 bool ColumnAggregate::has_min_max() const {
   return IsIntegerType(type_) || IsFloatType(type_) || type_ == DataType::kString;
 }
@@ -105,8 +149,8 @@ void ColumnAggregate::AddStatistics(const Statistics& s) {
   part.last_time_ = s.end_time;
   switch (type_) {
     case DataType::kBoolean:
-      part.first_.i = s.bool_first;
-      part.last_.i = s.bool_last;
+      part.first_.i = s.bool_first ? 1 : 0;
+      part.last_.i = s.bool_last ? 1 : 0;
       part.int_sum_ = s.int_sum;
       break;
     case DataType::kInt32:
@@ -129,10 +173,10 @@ void ColumnAggregate::AddStatistics(const Statistics& s) {
       part.float_sum_ = s.float_sum;
       break;
     default:  // TEXT, STRING, BLOB
-      part.first_.s = s.bin_first;
-      part.last_.s = s.bin_last;
-      part.min_.s = s.bin_min;  // STRING only (exact_statistics.h says when they are exact)
-      part.max_.s = s.bin_max;
+      part.texts_->first = s.bin_first;
+      part.texts_->last = s.bin_last;
+      part.texts_->min = s.bin_min;  // STRING only (exact_statistics.h says when they are exact)
+      part.texts_->max = s.bin_max;
       break;
   }
   Merge(part);
@@ -162,7 +206,10 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
   if (!FirstAndLastValid(values, begin, end, first, last)) return;
   AggregateValue edge;
   store(data[first], edge);
-  if (count_ == 0) min_ = max_ = edge;
+  if (count_ == 0) {
+    Set(min_, &Texts::min, edge);
+    Set(max_, &Texts::max, edge);
+  }
   TakeFirst(edge, times[first]);
   store(data[last], edge);
   TakeLast(edge, times[last]);
@@ -204,8 +251,8 @@ void ColumnAggregate::AddBinaries(const ColumnVector& values, const int64_t* tim
     run_min.s = std::string(lo);
     run_max.s = std::string(hi);
     if (count_ == 0) {
-      min_ = run_min;
-      max_ = run_max;
+      texts_->min = std::move(run_min.s);
+      texts_->max = std::move(run_max.s);
     } else {
       TakeMinMax(run_min, run_max);
     }
@@ -240,19 +287,20 @@ void ColumnAggregate::AddRows(const ColumnVector& values, const int64_t* times, 
 
 void ColumnAggregate::TakeFirst(const AggregateValue& v, int64_t time) {
   if (count_ > 0 && time >= first_time_) return;
-  first_ = v;
+  Set(first_, &Texts::first, v);
   first_time_ = time;
 }
 
 void ColumnAggregate::TakeLast(const AggregateValue& v, int64_t time) {
   if (count_ > 0 && time < last_time_) return;
-  last_ = v;
+  Set(last_, &Texts::last, v);
   last_time_ = time;
 }
 
 void ColumnAggregate::AddValue(const AggregateValue& v, int64_t time) {
   if (count_ == 0) {
-    min_ = max_ = v;
+    Set(min_, &Texts::min, v);
+    Set(max_, &Texts::max, v);
   } else {
     TakeMinMax(v, v);
   }
@@ -272,8 +320,8 @@ void ColumnAggregate::TakeMinMax(const AggregateValue& min, const AggregateValue
     if (min.d < min_.d) min_.d = min.d;
     if (max.d > max_.d) max_.d = max.d;
   } else if (type_ == DataType::kString) {
-    if (min.s < min_.s) min_.s = min.s;  // unsigned bytes
-    if (max.s > max_.s) max_.s = max.s;
+    if (min.s < texts_->min) texts_->min = min.s;  // unsigned bytes
+    if (max.s > texts_->max) texts_->max = max.s;
   }
 }
 
@@ -285,13 +333,24 @@ void ColumnAggregate::Merge(const ColumnAggregate& other) {
   }
   if (other.first_time_ < first_time_) {
     first_ = other.first_;
+    if (binary()) texts_->first = other.texts_->first;
     first_time_ = other.first_time_;
   }
   if (other.last_time_ >= last_time_) {
     last_ = other.last_;
+    if (binary()) texts_->last = other.texts_->last;
     last_time_ = other.last_time_;
   }
-  TakeMinMax(other.min_, other.max_);
+  if (IsIntegerType(type_)) {
+    min_.i = std::min(min_.i, other.min_.i);
+    max_.i = std::max(max_.i, other.max_.i);
+  } else if (IsFloatType(type_)) {
+    // As TakeMinMax: a NaN never replaces.
+    if (other.min_.d < min_.d) min_.d = other.min_.d;
+    if (other.max_.d > max_.d) max_.d = other.max_.d;
+  } else if (type_ == DataType::kString) {
+    TakeMinMax(other.min(), other.max());
+  }
   count_ += other.count_;
   int_sum_ += other.int_sum_;
   float_sum_ += other.float_sum_;

@@ -17,6 +17,7 @@
 #define TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "tsread/common/tsfile_enums.h"
@@ -25,7 +26,7 @@
 
 namespace tsread {
 
-// One value of a column's type (the member its type uses).
+// One value of a column's type (the member its type uses), as the accessors return it.
 struct AggregateValue {
   int64_t i = 0;        // INT32, DATE, INT64, TIMESTAMP, BOOLEAN (0/1)
   double d = 0;         // FLOAT (widened exactly), DOUBLE
@@ -34,16 +35,20 @@ struct AggregateValue {
 
 class ColumnAggregate {
  public:
-  explicit ColumnAggregate(DataType type) : type_(type) {}
+  explicit ColumnAggregate(DataType type);
+  ColumnAggregate(const ColumnAggregate& other);
+  ColumnAggregate& operator=(const ColumnAggregate& other);
+  ColumnAggregate(ColumnAggregate&&) noexcept = default;
+  ColumnAggregate& operator=(ColumnAggregate&&) noexcept = default;
 
   DataType type() const { return type_; }
   uint64_t count() const { return count_; }
   int64_t first_time() const { return first_time_; }
   int64_t last_time() const { return last_time_; }
-  const AggregateValue& first() const { return first_; }
-  const AggregateValue& last() const { return last_; }
-  const AggregateValue& min() const { return min_; }
-  const AggregateValue& max() const { return max_; }
+  AggregateValue first() const { return Get(first_, &Texts::first); }
+  AggregateValue last() const { return Get(last_, &Texts::last); }
+  AggregateValue min() const { return Get(min_, &Texts::min); }
+  AggregateValue max() const { return Get(max_, &Texts::max); }
   // Exact for the integer types and BOOLEAN.
   __int128 int_sum() const { return int_sum_; }
   double float_sum() const { return float_sum_; }
@@ -69,6 +74,21 @@ class ColumnAggregate {
   void Merge(const ColumnAggregate& other);
 
  private:
+  // The kept values are stored compactly — a group holds one ColumnAggregate per column, and a
+  // bucketed aggregation holds millions of groups: a number in the member of `Number` its type
+  // uses (the integer types and BOOLEAN in i, FLOAT/DOUBLE in d), the strings of TEXT, STRING and
+  // BLOB out of line in `texts_` (allocated for those types only).
+  union Number {
+    int64_t i;
+    double d;
+  };
+  struct Texts {
+    std::string first, last, min, max;
+  };
+
+  bool binary() const { return texts_ != nullptr; }
+  AggregateValue Get(const Number& number, std::string Texts::*text) const;
+  void Set(Number& number, std::string Texts::*text, const AggregateValue& v);
   void AddValue(const AggregateValue& v, int64_t time);
   template <typename T, typename Store>
   void AddNumbers(const ColumnVector& values, const T* data, const int64_t* times, size_t begin, size_t end,
@@ -82,9 +102,10 @@ class ColumnAggregate {
   DataType type_;
   uint64_t count_ = 0;
   int64_t first_time_ = 0, last_time_ = 0;
-  AggregateValue first_, last_, min_, max_;
+  Number first_{0}, last_{0}, min_{0}, max_{0};
   __int128 int_sum_ = 0;
   double float_sum_ = 0;
+  std::unique_ptr<Texts> texts_;
 };
 
 }  // namespace tsread
