@@ -12,7 +12,9 @@ function(tsread_add_module name)
   add_library(tsread_${name} ${sources})
   target_include_directories(tsread_${name} PUBLIC
     $<BUILD_INTERFACE:${TSREAD_SRC}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_link_libraries(tsread_${name} PUBLIC ${ARG_DEPS})
+  # System libraries as their static twins for executables that ask for them (StaticDeps.cmake).
+  tsread_static_choices(deps ${ARG_DEPS})
+  target_link_libraries(tsread_${name} PUBLIC ${deps})
   target_compile_features(tsread_${name} PUBLIC cxx_std_20)
   set_target_properties(tsread_${name} PROPERTIES
     POSITION_INDEPENDENT_CODE ON
