@@ -1,7 +1,8 @@
 // ExtendRange and SumRun against one sequential pass written here (the reference path), on random
 // and adversarial runs: every length around the vector widths, unaligned starts, NaN, 0.0/-0.0,
 // the types' extremes. Bits are compared, so a -0.0 for a 0.0 fails. The same tests run once more
-// against the baseline build of the kernels (aggregate_run_reduce_baseline_test).
+// against the baseline build of the kernels (aggregate_run_reduce_baseline_test) and the AVX2
+// one (aggregate_run_reduce_avx2_test); this one runs the AVX-512VL extremes where the CPU has them.
 #include "tsread/aggregate/run_reduce.h"
 
 #include <cmath>
@@ -32,9 +33,9 @@ bool SameBits(T a, T b) {
 // The lane order run_reduce.h documents, written out.
 template <typename T>
 double LaneSum(const T* v, size_t n) {
-  double lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  const size_t whole = n / 8 * 8;
-  for (size_t i = 0; i < whole; ++i) lanes[i % 8] += static_cast<double>(v[i]);
+  double lanes[16] = {};
+  const size_t whole = n / 16 * 16;
+  for (size_t i = 0; i < whole; ++i) lanes[i % 16] += static_cast<double>(v[i]);
   double sum = 0;
   for (double lane : lanes) sum += lane;
   for (size_t i = whole; i < n; ++i) sum += static_cast<double>(v[i]);
@@ -178,6 +179,14 @@ TEST(RunReduceTest, IntegerSumsAreExact) {
               static_cast<__int128>(std::numeric_limits<int64_t>::max()) * 1001);
   EXPECT_TRUE(SumRun(low.data(), low.size(), low[0], low[0]) ==
               static_cast<__int128>(std::numeric_limits<int64_t>::min()) * 1001);
+  // INT32 sums in halves, blocks of 2^15 values per lane: extremes (each half at its limit) over
+  // several blocks, and -1 (high half -1, low half 0xffff).
+  for (const int32_t v : {std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(), int32_t{-1}}) {
+    const std::vector<int32_t> same(8 * 32768 * 2 + 13, v);
+    for (size_t n : {size_t{8 * 32768}, size_t{8 * 32768 + 8}, same.size()}) {
+      EXPECT_EQ(SumRun(same.data(), n), static_cast<int64_t>(v) * static_cast<int64_t>(n)) << v << " n " << n;
+    }
+  }
   // Just inside the bound: 2 values of 2^62 - 1 sum to 2^63 - 2, in int64.
   const std::vector<int64_t> edge(2, (int64_t{1} << 62) - 1);
   EXPECT_TRUE(SumRun(edge.data(), edge.size(), edge[0], edge[0]) == static_cast<__int128>(edge[0]) * 2);
@@ -190,6 +199,25 @@ TEST(RunReduceTest, BooleanSumCountsTrues) {
   for (uint8_t& b : bools) trues += (b = rng() % 2);
   EXPECT_EQ(SumRun(bools.data(), bools.size()), trues);
   EXPECT_EQ(SumRun(bools.data(), 0), 0u);
+}
+
+// Byte counters that are added up every 255 vectors: all-true runs (each byte lane at its limit),
+// lengths around that flush and around the vector width, unaligned starts, nonzero bytes other
+// than 1.
+TEST(RunReduceTest, BooleanSumCountsEveryNonzeroByteAcrossFlushes) {
+  std::mt19937 rng(5);
+  std::vector<uint8_t> ones(3 * 255 * 32 + 100, 1);
+  std::vector<uint8_t> mixed(ones.size());
+  for (uint8_t& b : mixed) b = rng() % 3 == 0 ? 0 : static_cast<uint8_t>(1 + rng() % 255);
+  for (size_t start : {size_t{0}, size_t{1}, size_t{31}}) {
+    for (size_t n : {size_t{0}, size_t{31}, size_t{32}, size_t{33}, size_t{255 * 32 - 1}, size_t{255 * 32},
+                     size_t{255 * 32 + 1}, size_t{2 * 255 * 32 + 17}, ones.size() - start}) {
+      EXPECT_EQ(SumRun(ones.data() + start, n), n) << "start " << start << " n " << n;
+      uint64_t want = 0;
+      for (size_t i = 0; i < n; ++i) want += mixed[start + i] != 0;
+      EXPECT_EQ(SumRun(mixed.data() + start, n), want) << "start " << start << " n " << n;
+    }
+  }
 }
 
 TEST(RunReduceTest, FloatSumsFollowTheDocumentedLanes) {

@@ -3,7 +3,7 @@
 // aggregation (ColumnAggregate) and the CLI's scan summary run on them.
 //
 // Every result is the same on every CPU and equals what one sequential pass gives, with one
-// documented exception (a FLOAT/DOUBLE sum is added in eight fixed lanes, see SumRun). The library
+// documented exception (a FLOAT/DOUBLE sum is added in sixteen fixed lanes, see SumRun). The library
 // is built for baseline x86-64; where the CPU has AVX2 the same loops run compiled for it
 // (64-bit compares and blends that baseline x86-64 lacks), picked at run time.
 #ifndef TSREAD_AGGREGATE_RUN_REDUCE_H_
@@ -30,9 +30,9 @@ __int128 SumRun(const int64_t* values, size_t n);
 __int128 SumRun(const int64_t* values, size_t n, int64_t lo, int64_t hi);
 // The number of nonzero bytes (BOOLEAN values are 0/1).
 uint64_t SumRun(const uint8_t* values, size_t n);
-// FLOAT (widened exactly) and DOUBLE sums in double, added in eight lanes: lane k sums the values
-// at k, k+8, k+16, ... of the longest prefix whose length is a multiple of 8; the lanes are then
-// added in order 0..7 to 0.0, then the remaining values one by one. The same order on every CPU,
+// FLOAT (widened exactly) and DOUBLE sums in double, added in sixteen lanes: lane k sums the
+// values at k, k+16, k+32, ... of the longest prefix whose length is a multiple of 16; the lanes
+// are then added in order 0..15 to 0.0, then the remaining values one by one. The same order on every CPU,
 // so the same bits; it may differ by rounding from one left-to-right chain.
 double SumRun(const float* values, size_t n);
 double SumRun(const double* values, size_t n);

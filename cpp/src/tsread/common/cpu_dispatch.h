@@ -22,13 +22,16 @@
 #define TSREAD_TARGET_BMI2_LZCNT
 #endif
 
-// -DTSREAD_NO_AVX2_DISPATCH likewise for the AVX2 copies.
+// -DTSREAD_NO_AVX2_DISPATCH likewise for the AVX2 copies (and the AVX-512VL ones);
+// -DTSREAD_NO_AVX512_DISPATCH for the AVX-512VL copies alone (the AVX2 ones run instead).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(TSREAD_NO_AVX2_DISPATCH)
 #define TSREAD_AVX2_DISPATCH 1
 #define TSREAD_TARGET_AVX2 __attribute__((target("avx2")))
+#define TSREAD_TARGET_AVX512VL __attribute__((target("avx2,avx512f,avx512vl")))
 #else
 #define TSREAD_AVX2_DISPATCH 0
 #define TSREAD_TARGET_AVX2
+#define TSREAD_TARGET_AVX512VL
 #endif
 
 #if TSREAD_BMI2_DISPATCH
@@ -65,6 +68,16 @@ inline bool CpuHasBmi2AndLzcnt() {
     return __builtin_cpu_supports("bmi2") && (ecx & (1u << 5)) != 0;
   }();
   return has;
+#else
+  return false;
+#endif
+}
+
+// True when the running CPU (and the OS, which must save the AVX-512 registers) has AVX-512F and
+// AVX-512VL: AVX-512 instructions on 32-byte vectors. Dispatched with the AVX2 builds.
+inline bool CpuHasAvx512Vl() {
+#if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 #else
   return false;
 #endif
