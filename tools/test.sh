@@ -60,7 +60,7 @@ if [[ $mode != quick ]]; then
 
   fuzz_seconds=20
   [[ $mode == full ]] && fuzz_seconds=300
-  for target in byte_stream decoder decompress open_and_scan salvage; do
+  for target in byte_stream decoder decompress open_and_scan aggregate salvage; do
     echo "== stage: fuzz $target for ${fuzz_seconds}s"
     out=$(tools/fuzz.sh "$target" "$fuzz_seconds" 2>&1) || { echo "$out"; exit 1; }
     if grep -qE "ERROR: |SUMMARY: |deadly signal" <<<"$out"; then
