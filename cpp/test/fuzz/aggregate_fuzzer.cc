@@ -15,11 +15,8 @@
 
 namespace {
 
-// The first time of `table`'s rows plus a third of their span (0 when unknown).
-int64_t CuttingStart(const tsread::Dataset& dataset, const std::string& table) {
-  absl::StatusOr<std::shared_ptr<const tsread::TsFileReader>> reader = dataset.OpenFile(0);
-  if (!reader.ok()) return 0;
-  absl::StatusOr<tsread::FileSummary> summary = tsread::SummarizeFile(**reader);
+// The first time of `table`'s rows plus a third of their span, per `summary` (0 when unknown).
+int64_t CuttingStart(const absl::StatusOr<tsread::FileSummary>& summary, const std::string& table) {
   if (!summary.ok()) return 0;
   for (const tsread::TableSummary& t : summary->tables) {
     if (t.schema == nullptr || t.schema->name != table || t.rows == 0) continue;
@@ -39,8 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   absl::StatusOr<std::unique_ptr<tsread::Dataset>> dataset = tsread::Dataset::OpenPaths({"fuzz.tsfile"}, options);
   if (!dataset.ok()) return 0;
+  absl::StatusOr<std::shared_ptr<const tsread::TsFileReader>> reader = (*dataset)->OpenFile(0);
+  if (!reader.ok()) return 0;
+  const absl::StatusOr<tsread::FileSummary> summary = tsread::SummarizeFile(**reader);
   for (const std::string& table : (*dataset)->TableNames()) {
-    const int64_t cut = CuttingStart(**dataset, table);
+    const int64_t cut = CuttingStart(summary, table);
     tsread::AggregateOptions a;
     a.table = table;
     (void)tsread::Aggregate(**dataset, a);

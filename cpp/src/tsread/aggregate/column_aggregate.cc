@@ -341,16 +341,7 @@ void ColumnAggregate::Merge(const ColumnAggregate& other) {
     if (binary()) texts_->last = other.texts_->last;
     last_time_ = other.last_time_;
   }
-  if (IsIntegerType(type_)) {
-    min_.i = std::min(min_.i, other.min_.i);
-    max_.i = std::max(max_.i, other.max_.i);
-  } else if (IsFloatType(type_)) {
-    // As TakeMinMax: a NaN never replaces.
-    if (other.min_.d < min_.d) min_.d = other.min_.d;
-    if (other.max_.d > max_.d) max_.d = other.max_.d;
-  } else if (type_ == DataType::kString) {
-    TakeMinMax(other.min(), other.max());
-  }
+  TakeMinMax(other.min(), other.max());
   count_ += other.count_;
   int_sum_ += other.int_sum_;
   float_sum_ += other.float_sum_;

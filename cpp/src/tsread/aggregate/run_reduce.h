@@ -5,7 +5,8 @@
 // Every result is the same on every CPU and equals what one sequential pass gives, with one
 // documented exception (a FLOAT/DOUBLE sum is added in sixteen fixed lanes, see SumRun). The library
 // is built for baseline x86-64; where the CPU has AVX2 the same loops run compiled for it
-// (64-bit compares and blends that baseline x86-64 lacks), picked at run time.
+// (64-bit compares and blends that baseline x86-64 lacks), and the extremes compiled for
+// AVX-512VL where it has that (64-bit min and max), picked at run time.
 #ifndef TSREAD_AGGREGATE_RUN_REDUCE_H_
 #define TSREAD_AGGREGATE_RUN_REDUCE_H_
 
@@ -32,8 +33,8 @@ __int128 SumRun(const int64_t* values, size_t n, int64_t lo, int64_t hi);
 uint64_t SumRun(const uint8_t* values, size_t n);
 // FLOAT (widened exactly) and DOUBLE sums in double, added in sixteen lanes: lane k sums the
 // values at k, k+16, k+32, ... of the longest prefix whose length is a multiple of 16; the lanes
-// are then added in order 0..15 to 0.0, then the remaining values one by one. The same order on every CPU,
-// so the same bits; it may differ by rounding from one left-to-right chain.
+// are then added in order 0..15 to 0.0, then the remaining values one by one. The same order on
+// every CPU, so the same bits; it may differ by rounding from one left-to-right chain.
 double SumRun(const float* values, size_t n);
 double SumRun(const double* values, size_t n);
 
