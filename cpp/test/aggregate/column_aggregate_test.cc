@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -42,6 +43,8 @@ void ExpectSame(const ColumnAggregate& got, const ColumnAggregate& want) {
     }
     EXPECT_EQ(got.first().i, want.first().i);
     EXPECT_EQ(got.last().i, want.last().i);
+    EXPECT_EQ(got.first().s, want.first().s);  // TEXT, STRING
+    EXPECT_EQ(got.last().s, want.last().s);
     EXPECT_TRUE(got.int_sum() == want.int_sum());
   }
 }
@@ -153,6 +156,101 @@ TEST(ColumnAggregateTest, FirstAndLastFollowTimeNotArrival) {
   a.AddRows(v, same);
   EXPECT_EQ(a.first().i, 7);
   EXPECT_EQ(a.last().i, 2);
+}
+
+// The tail [tail, n) of `values` aggregated row by row: what WithoutHead must give.
+ColumnAggregate TailRowByRow(const ColumnVector& values, const std::vector<int64_t>& times, size_t tail) {
+  ColumnAggregate want(values.type);
+  for (size_t r = tail; r < values.length; ++r) want.AddRow(values, r, times[r]);
+  return want;
+}
+
+TEST(ColumnAggregateTest, WithoutHeadEqualsTheTailsRowsWhenItAnswers) {
+  std::mt19937_64 rng(0x7461696c);
+  for (DataType type : {DataType::kBoolean, DataType::kInt32, DataType::kDate, DataType::kInt64,
+                        DataType::kTimestamp, DataType::kFloat, DataType::kDouble, DataType::kText,
+                        DataType::kString}) {
+    size_t answered = 0, cases = 0;
+    for (double null_share : {0.0, 0.3, 0.9}) {
+      for (size_t n : {size_t{2}, size_t{5}, size_t{64}, size_t{1000}}) {
+        for (size_t tail : {size_t{1}, n / 3, n - 1}) {
+          if (tail == 0 || tail >= n) continue;
+          SCOPED_TRACE(::testing::Message() << DataTypeName(type) << " nulls " << null_share << " rows " << n
+                                            << " tail " << tail);
+          const ColumnVector values = RandomColumn(type, n, null_share, rng);
+          std::vector<int64_t> times(n);
+          for (size_t r = 0; r < n; ++r) times[r] = static_cast<int64_t>(r) * 10 + 7;
+          ColumnAggregate page(type);
+          for (size_t r = 0; r < n; ++r) page.AddRow(values, r, times[r]);
+          // The head as a reader decodes it: the rows up to the tail's first.
+          ColumnVector head = values;
+          head.KeepRange(0, tail + 1);
+          const std::optional<ColumnAggregate> got = page.WithoutHead(head, times.data(), tail);
+          ++cases;
+          if (!got.has_value()) continue;
+          ++answered;
+          ExpectSame(*got, TailRowByRow(values, times, tail));
+        }
+      }
+    }
+    // Most heads leave nothing open (types without extremes: every one).
+    EXPECT_GT(answered, cases / 3) << DataTypeName(type);
+  }
+}
+
+// A DOUBLE column of `v` (NaN as null when `nulls` marks it), times 0, 1, 2, ...
+ColumnVector Doubles(const std::vector<double>& v, const std::vector<bool>& nulls = {}) {
+  ColumnVector c;
+  c.type = DataType::kDouble;
+  c.Resize(v.size());
+  c.doubles = v;
+  c.SetAllValid();
+  for (size_t r = 0; r < nulls.size(); ++r) {
+    if (nulls[r]) c.validity[r / 8] &= static_cast<uint8_t>(~(1u << (r % 8)));
+  }
+  c.FinishValidity();
+  return c;
+}
+
+std::optional<ColumnAggregate> DoubleTail(const ColumnVector& values, size_t tail) {
+  std::vector<int64_t> times(values.length);
+  for (size_t r = 0; r < values.length; ++r) times[r] = static_cast<int64_t>(r);
+  ColumnAggregate page(DataType::kDouble);
+  page.AddRows(values, times.data());
+  ColumnVector head = values;
+  head.KeepRange(0, tail + 1);
+  return page.WithoutHead(head, times.data(), tail);
+}
+
+TEST(ColumnAggregateTest, WithoutHeadLeavesOpenWhatTheHeadCouldHide) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // The head holds the minimum (a counter's first value), the maximum, or a value equal to one.
+  EXPECT_FALSE(DoubleTail(Doubles({1, 2, 3, 4}), 1).has_value());
+  EXPECT_FALSE(DoubleTail(Doubles({9, 2, 3, 4}), 1).has_value());
+  EXPECT_FALSE(DoubleTail(Doubles({3, 2, 3, 1}), 1).has_value());
+  // A zero of either sign as the minimum: which one is first decides, and the head has one.
+  EXPECT_FALSE(DoubleTail(Doubles({0.0, 5, -0.0, 7}), 1).has_value());
+  // The tail's first row is null, or NaN (its min and max would start there).
+  EXPECT_FALSE(DoubleTail(Doubles({3, 0, 1, 5}, {false, true}), 1).has_value());
+  EXPECT_FALSE(DoubleTail(Doubles({3, nan, 1, 5}), 1).has_value());
+  // The head's values outweigh the difference: it would cancel.
+  EXPECT_FALSE(DoubleTail(Doubles({1e6, -1e9, 0.5, 1e9}), 1).has_value());
+  // Whereas a head strictly inside the extremes answers: min 1, max 9, sum 13, first 3.
+  const std::optional<ColumnAggregate> tail = DoubleTail(Doubles({2, 3, 1, 9}), 1);
+  ASSERT_TRUE(tail.has_value());
+  EXPECT_EQ(tail->count(), 3u);
+  EXPECT_EQ(tail->min().d, 1);
+  EXPECT_EQ(tail->max().d, 9);
+  EXPECT_EQ(tail->first().d, 3);
+  EXPECT_EQ(tail->first_time(), 1);
+  EXPECT_EQ(tail->last().d, 9);
+  EXPECT_EQ(tail->float_sum(), 13);
+  // An all-null tail is empty; a head without values leaves the page's aggregate as it is.
+  EXPECT_EQ(DoubleTail(Doubles({2, 3, 1, 9}, {false, true, true, true}), 1)->count(), 0u);
+  const std::optional<ColumnAggregate> whole = DoubleTail(Doubles({0, 0, 1, 9}, {true, true}), 2);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(whole->count(), 2u);
+  EXPECT_EQ(whole->first().d, 1);
 }
 
 }  // namespace

@@ -76,6 +76,16 @@ bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, siz
   return true;
 }
 
+// The sum of |v| over the valid rows [0, n) of a FLOAT/DOUBLE column.
+template <typename T>
+double AbsoluteSum(const ColumnVector& values, const std::vector<T>& data, size_t n) {
+  double sum = 0;
+  for (size_t r = 0; r < n; ++r) {
+    if (values.IsValid(r)) sum += std::fabs(static_cast<double>(data[r]));
+  }
+  return sum;
+}
+
 }  // namespace
 
 ColumnAggregate::ColumnAggregate(DataType type) : type_(type) {
@@ -345,6 +355,55 @@ void ColumnAggregate::Merge(const ColumnAggregate& other) {
   count_ += other.count_;
   int_sum_ += other.int_sum_;
   float_sum_ += other.float_sum_;
+}
+
+
+std::optional<ColumnAggregate> ColumnAggregate::WithoutHead(const ColumnVector& head, const int64_t* times,
+                                                            size_t tail) const {
+  if (head.length <= tail) return std::nullopt;
+  ColumnAggregate before(type_), next(type_);
+  before.AddRows(head, times, 0, tail);
+  if (before.count_ == 0) return *this;  // the page's values are all the tail's
+  if (before.count_ > count_) return std::nullopt;  // statistics that do not describe these rows
+  ColumnAggregate out(type_);
+  if (before.count_ == count_) return out;  // an all-null tail
+  next.AddRows(head, times, tail, tail + 1);
+  if (next.count_ == 0) return std::nullopt;
+  out.count_ = count_ - before.count_;
+  out.first_ = next.first_;
+  out.first_time_ = next.first_time_;
+  out.last_ = last_;
+  out.last_time_ = last_time_;
+  out.min_ = min_;
+  out.max_ = max_;
+  if (binary()) {
+    out.texts_->first = next.texts_->first;
+    out.texts_->last = texts_->last;
+    out.texts_->min = texts_->min;
+    out.texts_->max = texts_->max;
+  }
+  if (has_min_max()) {
+    // The page's extreme is the tail's when every head value lies strictly inside it.
+    bool inside = false;
+    if (IsIntegerType(type_)) {
+      inside = before.min_.i > min_.i && before.max_.i < max_.i;
+    } else if (IsFloatType(type_)) {
+      inside = before.min_.d > min_.d && before.max_.d < max_.d && !std::isnan(next.first_.d);
+    } else {
+      inside = before.texts_->min > texts_->min && before.texts_->max < texts_->max;
+    }
+    if (!inside) return std::nullopt;
+  }
+  out.int_sum_ = int_sum_ - before.int_sum_;
+  if (IsFloatType(type_)) {
+    out.float_sum_ = float_sum_ - before.float_sum_;
+    const double magnitude = type_ == DataType::kFloat ? AbsoluteSum(head, head.floats, tail)
+                                                       : AbsoluteSum(head, head.doubles, tail);
+    if (!std::isfinite(float_sum_) || !std::isfinite(out.float_sum_) || magnitude > std::fabs(out.float_sum_)) {
+      return std::nullopt;
+    }
+  }
+  return out;
 }
 
 }  // namespace tsread

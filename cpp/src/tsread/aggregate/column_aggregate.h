@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tsread/common/tsfile_enums.h"
@@ -72,6 +73,20 @@ class ColumnAggregate {
   // Adds another group's values of the same column (a later file's: on equal times its last wins
   // and its first does not).
   void Merge(const ColumnAggregate& other);
+
+  // This aggregate being a page's (from its statistics), that of its rows from `tail` on, given
+  // the page's rows [0, tail] decoded in `head` (times[r] the time of row r) — exactly what
+  // aggregating those rows would give, or nullopt when the head leaves it open:
+  //   - min (max) when a head value compares less than or equal to (greater than or equal to) the
+  //     page's min (max): the extreme may be in the head alone (or a NaN or signed zero's order
+  //     decides);
+  //   - the tail's first value when row `tail` is null (it lies further on) or, for FLOAT/DOUBLE,
+  //     is NaN (the tail's min and max would start at it);
+  //   - a FLOAT/DOUBLE sum, the page's less the head's, when the head's values add up to more, in
+  //     magnitude, than the result or either sum is not finite: the difference then stays within
+  //     a small multiple of a direct sum's rounding bound (column_aggregate.h: sums may round).
+  // Counts, integer and BOOLEAN sums, last values and all-null tails are always exact.
+  std::optional<ColumnAggregate> WithoutHead(const ColumnVector& head, const int64_t* times, size_t tail) const;
 
  private:
   // The kept values are stored compactly — a group holds one ColumnAggregate per column, and a

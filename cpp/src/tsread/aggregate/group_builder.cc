@@ -100,6 +100,54 @@ absl::StatusOr<bool> GroupBuilder::Take(const RowStatistics& rows) {
   return true;
 }
 
+absl::StatusOr<std::optional<size_t>> GroupBuilder::TailStart(const RowStatistics& rows,
+                                                              std::span<const int64_t> times) {
+  if (rows.level != StatisticsLevel::kPage || !rows.complete || times.empty()) return std::nullopt;
+  // Decoded times that are not the statistics' rows leave the statistics unproven.
+  const Statistics& time = *rows.time;
+  if (times.size() != time.count || times.front() != time.start_time || times.back() != time.end_time) {
+    return std::nullopt;
+  }
+  if (!range_.Contains(time.end_time)) return std::nullopt;
+  int64_t from = range_.start;
+  if (buckets_.enabled()) from = std::max(from, buckets_.Start(buckets_.Index(time.end_time)));
+  const size_t tail = static_cast<size_t>(std::lower_bound(times.begin(), times.end(), from) - times.begin());
+  // A tail of the whole page is Take's to answer; one of a row saves nothing (its row is decoded).
+  if (tail == 0 || tail + 1 >= times.size()) return std::nullopt;
+  TSREAD_ASSIGN_OR_RETURN(bool exact, Exact(rows));
+  if (!exact) return std::nullopt;
+  return tail;
+}
+
+absl::StatusOr<bool> GroupBuilder::TakeTail(const RowStatistics& rows, std::span<const int64_t> times, size_t tail,
+                                            std::vector<ColumnVector>& head,
+                                            absl::FunctionRef<absl::Status(size_t)> decode_whole) {
+  const size_t n = shape_.columns.size();
+  if (head.size() < n) return false;
+  tails_.clear();
+  for (size_t j = 0; j < n; ++j) {
+    tails_.emplace_back(shape_.columns[j].data_type);
+    if (rows.series[j] == nullptr || rows.values[j] == nullptr) continue;  // no values in the page
+    ColumnAggregate page(shape_.columns[j].data_type);
+    page.AddStatistics(*rows.values[j]);
+    std::optional<ColumnAggregate> rest = page.WithoutHead(head[j], times.data(), tail);
+    if (rest.has_value()) {
+      tails_.back() = *std::move(rest);
+      ++work_.page_tails_from_statistics;
+      continue;
+    }
+    // The head leaves this column's tail open (an extreme in it, say: a counter's minimum is its
+    // first value): its tail is decoded and aggregated, the other columns' still are not.
+    TSREAD_RETURN_IF_ERROR(decode_whole(j));
+    tails_.back().AddRows(head[j], times.data(), tail, times.size());
+  }
+  ++work_.page_tails_from_statistics;  // the time column's: its statistics give the rows and times
+  GroupAggregate& group = Group(*rows.device, buckets_.Index(times[tail]));
+  AddTimes(group, times.size() - tail, times[tail], times.back());
+  for (size_t j = 0; j < n; ++j) group.columns[j].Merge(tails_[j]);
+  return true;
+}
+
 void GroupBuilder::AddBatch(const TableBatch& batch) {
   const size_t n = batch.num_rows();
   const int64_t* times = batch.times.data();

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -29,6 +31,12 @@ class GroupBuilder : public StatisticsFilter {
   void StartFile(const TsFileReader& reader, const TableSchema& own);
 
   absl::StatusOr<bool> Take(const RowStatistics& rows) override;
+  // A page's rows from the first in the group of its last row (inside the range) on, when they
+  // are not all of it and its statistics are exact.
+  absl::StatusOr<std::optional<size_t>> TailStart(const RowStatistics& rows, std::span<const int64_t> times) override;
+  absl::StatusOr<bool> TakeTail(const RowStatistics& rows, std::span<const int64_t> times, size_t tail,
+                                std::vector<ColumnVector>& head,
+                                absl::FunctionRef<absl::Status(size_t)> decode_whole) override;
   // Adds a decoded batch's rows (in the time range) to their groups.
   void AddBatch(const TableBatch& batch);
 
@@ -67,6 +75,7 @@ class GroupBuilder : public StatisticsFilter {
   GroupAggregate* last_group_ = nullptr;
   AggregateWork work_;
   Buffer header_bytes_;  // chunk headers read for their encodings
+  std::vector<ColumnAggregate> tails_;  // per column, a page's tail (TakeTail)
 };
 
 }  // namespace tsread

@@ -6,7 +6,8 @@
 // coarsest first: a device's series statistics when all its rows are inside the time range and
 // one bucket; else each chunk group's; else each page's; only the pages that straddle the range's
 // ends or a bucket boundary (and those whose statistics cannot be trusted) are decoded, and only
-// the columns asked for. The result always equals an aggregation of the rows a scan returns. A
+// the columns asked for — of a page whose last rows lie in one group, only the rows before them
+// when its statistics less those rows' give the rest exactly (ColumnAggregate::WithoutHead). The result always equals an aggregation of the rows a scan returns. A
 // device in several files of a dataset is one group, merged in file order.
 #ifndef TSREAD_AGGREGATE_TABLE_AGGREGATE_H_
 #define TSREAD_AGGREGATE_TABLE_AGGREGATE_H_
@@ -53,6 +54,9 @@ struct AggregateWork {
   uint64_t chunks_read = 0;             // read, their pages answered or decoded one by one
   uint64_t pages_from_statistics = 0;
   uint64_t pages_decoded = 0;
+  // Of pages_decoded, those of which only a head was: their rows from some row on (after a
+  // range's start or a bucket boundary) were answered by their statistics less the head's.
+  uint64_t page_tails_from_statistics = 0;
 };
 
 struct TableAggregate {

@@ -322,11 +322,15 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   TSREAD_RETURN_IF_ERROR(
       CheckPageTimes(time_chunk_.header, time_page, times, plan_->time_chunk->statistics, chunk_last_time_));
   if (!times.empty()) chunk_last_time_ = times.back();
+  const bool cut = !range_->Covers(page_statistics);
+  if (predicates_ == nullptr) {
+    TSREAD_RETURN_IF_ERROR(DecodeRowsInRange(k, rows, cut, times, columns));
+    return true;
+  }
   for (size_t j = 0; j < columns.size(); ++j) {
     if (decoded_[j]) continue;
     TSREAD_RETURN_IF_ERROR(DecodeColumn(j, k, rows, columns[j]));
   }
-  const bool cut = !range_->Covers(page_statistics);
   if (!kept.has_value()) {
     if (cut) KeepRowsInRange(*range_, times, columns);
     return true;
@@ -338,7 +342,41 @@ absl::StatusOr<bool> AlignedDeviceReader::NextPage(std::vector<int64_t>& times, 
   return true;
 }
 
-absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column) {
+absl::Status AlignedDeviceReader::DecodeRowsInRange(size_t k, uint32_t rows, bool cut, std::vector<int64_t>& times,
+                                                    std::vector<ColumnVector>& columns) {
+  TSREAD_ASSIGN_OR_RETURN(bool tail_taken, FilterTakesTail(k, rows, times, columns));
+  if (!tail_taken) {
+    // The rows after the range's end are not decoded: a decoder can stop early, not start late.
+    const size_t end = cut ? static_cast<size_t>(std::upper_bound(times.begin(), times.end(), range_->end) -
+                                                 times.begin())
+                           : times.size();
+    times.resize(end);
+    for (size_t j = 0; j < columns.size(); ++j) {
+      TSREAD_RETURN_IF_ERROR(DecodeColumn(j, k, rows, columns[j], static_cast<uint32_t>(end)));
+    }
+  }
+  if (cut) KeepRowsInRange(*range_, times, columns);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> AlignedDeviceReader::FilterTakesTail(size_t k, uint32_t rows, std::vector<int64_t>& times,
+                                                          std::vector<ColumnVector>& columns) {
+  // filter_view_ is page k's still: FilterTakesPage asked about it last.
+  if (filter_ == nullptr || !filter_view_.complete || times.size() != rows) return false;
+  TSREAD_ASSIGN_OR_RETURN(std::optional<size_t> tail, filter_->TailStart(filter_view_, times));
+  if (!tail.has_value() || *tail >= times.size()) return false;
+  const uint32_t head = static_cast<uint32_t>(*tail) + 1;  // the tail's first row too: its first values
+  for (size_t j = 0; j < columns.size(); ++j) TSREAD_RETURN_IF_ERROR(DecodeColumn(j, k, rows, columns[j], head));
+  const auto decode_whole = [&](size_t j) { return DecodeColumn(j, k, rows, columns[j]); };
+  TSREAD_ASSIGN_OR_RETURN(bool taken, filter_->TakeTail(filter_view_, times, *tail, columns, decode_whole));
+  if (!taken) return false;
+  times.resize(*tail);
+  for (ColumnVector& column : columns) column.KeepRange(0, *tail);
+  return true;
+}
+
+absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column, uint32_t head) {
+  head = std::min(head, rows);
   decoded_[j] = 1;
   column.type = (*columns_)[j].data_type;
   if (!(*columns_)[j].stored) {
@@ -348,12 +386,12 @@ absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows
     return absl::OkStatus();
   }
   if (!value_chunks_[j].has_value()) {
-    column.Resize(rows);
+    column.Resize(head);
     column.SetAllNull();
     return absl::OkStatus();
   }
   const ChunkData& chunk = *value_chunks_[j];
-  return DecodeValuePage(chunk.header, chunk.pages[k], rows, *limits_, value_scratch_[j], column);
+  return DecodeValuePageHead(chunk.header, chunk.pages[k], rows, head, *limits_, value_scratch_[j], column);
 }
 
 }  // namespace tsread

@@ -108,8 +108,17 @@ class AlignedDeviceReader {
   // Decodes the columns of the page's unsettled predicates into `columns` and evaluates them into
   // keep_: the rows kept, or nullopt when every predicate is settled (nothing evaluated).
   absl::StatusOr<std::optional<size_t>> EvaluatePredicates(size_t k, uint32_t rows, std::vector<ColumnVector>& columns);
-  // Decodes column j of page k (`rows` rows) into `column`, once per page (decoded_).
-  absl::Status DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column);
+  // Decodes column j of page k (`rows` rows) into `column`, once per page (decoded_): its first
+  // `head` rows only when fewer.
+  absl::Status DecodeColumn(size_t j, size_t k, uint32_t rows, ColumnVector& column, uint32_t head = UINT32_MAX);
+  // Without predicates, page k's times decoded: its columns decoded and its rows kept to the
+  // range — only up to the range's end, or only the head before a tail the filter takes.
+  absl::Status DecodeRowsInRange(size_t k, uint32_t rows, bool cut, std::vector<int64_t>& times,
+                                 std::vector<ColumnVector>& columns);
+  // Whether the filter takes page k's rows from some row on (statistics_filter.h TailStart):
+  // then `times` and `columns` hold the rows before it.
+  absl::StatusOr<bool> FilterTakesTail(size_t k, uint32_t rows, std::vector<int64_t>& times,
+                                       std::vector<ColumnVector>& columns);
   // Keeps the rows of keep_ in `times` and every decoded column.
   void KeepSelectedRows(std::vector<int64_t>& times, std::vector<ColumnVector>& columns);
   // Moves plan_ to the next chunk group (not loaded yet); false after the last.

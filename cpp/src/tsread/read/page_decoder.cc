@@ -1,5 +1,6 @@
 #include "tsread/read/page_decoder.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -227,8 +228,13 @@ absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint3
 
 absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, const ReadLimits& limits,
                              PageScratch& scratch, ColumnVector& out) {
+  return DecodeValuePageHead(chunk, page, rows, rows, limits, scratch, out);
+}
+
+absl::Status DecodeValuePageHead(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, uint32_t head,
+                                 const ReadLimits& limits, PageScratch& scratch, ColumnVector& out) {
   out.type = chunk.data_type;
-  out.Resize(rows);
+  out.Resize(std::min(head, rows));
   if (page.header.is_empty()) {
     out.SetAllNull();
     return absl::OkStatus();
@@ -243,7 +249,7 @@ absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint
   }
   absl::StatusOr<std::string_view> bitmap = in.ReadBytes((static_cast<size_t>(rows) + 7) / 8, "value page bitmap");
   if (!bitmap.ok()) return InPage(bitmap.status(), chunk, page);
-  ReadPageBitmap(*bitmap, out);
+  ReadPageBitmap(*bitmap, out);  // the first out.length rows' bits
   const size_t non_null = out.length - out.null_count;
   absl::StatusOr<Encoding> encoding = ChunkEncoding(chunk);
   if (!encoding.ok()) return InPage(encoding.status(), chunk, page);

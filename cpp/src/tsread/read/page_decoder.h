@@ -47,6 +47,11 @@ absl::Status DecodeTimePage(const ChunkHeader& chunk, const PageRef& page, uint3
 // every row null.
 absl::Status DecodeValuePage(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, const ReadLimits& limits,
                              PageScratch& scratch, ColumnVector& out);
+// The same for the page's first `head` rows (head <= rows) only: `out` holds those, and the
+// values after them are not decoded (a decoder stops after the values asked for: value_decoder.h) — for a
+// page of which only a prefix is wanted.
+absl::Status DecodeValuePageHead(const ChunkHeader& chunk, const PageRef& page, uint32_t rows, uint32_t head,
+                                 const ReadLimits& limits, PageScratch& scratch, ColumnVector& out);
 
 // Decodes a non-aligned page (§8.1) of `count` points: times (TS_2DIFF, §3.1) and values.
 absl::Status DecodeNonAlignedPage(const ChunkHeader& chunk, const PageRef& page, uint32_t count,
