@@ -42,6 +42,7 @@ void AggregateTable(benchmark::State& state, TimeRange range, std::vector<std::s
     }
     benchmark::DoNotOptimize(result->groups.data());
     state.counters["pages_decoded"] = static_cast<double>(result->work.pages_decoded);
+    state.counters["page_tails_from_statistics"] = static_cast<double>(result->work.page_tails_from_statistics);
   }
 }
 

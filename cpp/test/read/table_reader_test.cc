@@ -6,6 +6,8 @@
 #include <map>
 
 #include "testing/fixture_rows.h"
+#include "testing/fixtures.h"
+#include "tsread/io/random_access_file.h"
 #include "gtest/gtest.h"
 
 namespace tsread {
@@ -148,6 +150,27 @@ TEST(TableReaderTest, EmptyTimeRangeReadsNothing) {
   absl::StatusOr<const TableBatch*> batch = (*rows)->Next();
   ASSERT_TRUE(batch.ok());
   EXPECT_EQ(*batch, nullptr);
+}
+
+TEST(TableReaderTest, AChunkStoredAsAnotherTypeThanItsColumnIsDataLoss) {
+  const std::string bytes = testing::PlainFixtureWithADoubleChunkUnderAnInt64Column();
+  ASSERT_FALSE(bytes.empty());
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(MemoryFileView(bytes));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  absl::StatusOr<std::unique_ptr<TableReader>> rows = TableReader::Create(**reader, "t_enc", {});
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  absl::Status status;
+  while (true) {
+    absl::StatusOr<const TableBatch*> batch = (*rows)->Next();
+    if (!batch.ok()) {
+      status = batch.status();
+      break;
+    }
+    if (*batch == nullptr) break;
+  }
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_NE(status.message().find("column \"f_int64\" is stored as DOUBLE, its schema says INT64"), std::string::npos)
+      << status;
 }
 
 TEST(TableReaderTest, FixtureListCoversEveryTableCsv) { EXPECT_EQ(testing::TableCsvFixtures().size(), 23u); }

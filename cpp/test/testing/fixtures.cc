@@ -45,4 +45,16 @@ std::vector<std::string> TableFixtureStems() {
   return tables;
 }
 
+std::string PlainFixtureWithADoubleChunkUnderAnInt64Column() {
+  std::string bytes = ReadWholeFile(FixturePath("table_enc_PLAIN.tsfile"));
+  size_t at = bytes.find(std::string("\x41\x0e") + "f_int64");
+  if (at == std::string::npos) return {};
+  at += 9;
+  while (at < bytes.size() && (static_cast<uint8_t>(bytes[at]) & 0x80)) ++at;
+  ++at;
+  if (at >= bytes.size() || bytes[at] != 2) return {};  // INT64 (§11)
+  bytes[at] = 4;                                        // DOUBLE
+  return bytes;
+}
+
 }  // namespace tsread::testing

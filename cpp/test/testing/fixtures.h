@@ -21,6 +21,12 @@ std::vector<std::string> TableFixtureStems();
 // Whole file contents; empty string if the file cannot be read.
 std::string ReadWholeFile(const std::string& path);
 
+// The bytes of `table_enc_PLAIN.tsfile` with the header of its first f_int64 chunk saying DOUBLE
+// (format reference §3: marker 0x41, the name's zigzag length 7 and the name, the data size's
+// varint, then the type): the same 8 bytes per PLAIN value and the same statistics layout, so the
+// chunk decodes cleanly as the wrong type.
+std::string PlainFixtureWithADoubleChunkUnderAnInt64Column();
+
 }  // namespace tsread::testing
 
 #endif  // TSREAD_TESTING_FIXTURES_H_

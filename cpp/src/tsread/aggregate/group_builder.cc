@@ -128,6 +128,7 @@ absl::StatusOr<bool> GroupBuilder::TakeTail(const RowStatistics& rows, std::span
   for (size_t j = 0; j < n; ++j) {
     tails_.emplace_back(shape_.columns[j].data_type);
     if (rows.series[j] == nullptr || rows.values[j] == nullptr) continue;  // no values in the page
+    if (head[j].type != shape_.columns[j].data_type) return false;  // the scan reports it
     ColumnAggregate page(shape_.columns[j].data_type);
     page.AddStatistics(*rows.values[j]);
     std::optional<ColumnAggregate> rest = page.WithoutHead(head[j], times.data(), tail);

@@ -215,6 +215,13 @@ absl::Status AlignedDeviceReader::LoadChunksOfPlan() {
       return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk->header.offset, " is \"",
                                               ToAbsl(chunk->header.measurement), "\", not column \"", name, "\""));
     }
+    // The chunk's values are decoded by its header's type; every consumer reads them by the
+    // column's (a DOUBLE chunk under an INT64 column would be read as integers that are not there).
+    if (chunk->header.data_type != (*columns_)[j].data_type) {
+      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk->header.offset, ": column \"", name,
+                                              "\" is stored as ", ToAbsl(DataTypeName(chunk->header.data_type)),
+                                              ", its schema says ", ToAbsl(DataTypeName((*columns_)[j].data_type))));
+    }
     if (chunk->pages.empty()) continue;  // an empty value chunk: all null (§8.3)
     if (chunk->pages.size() != time_chunk_.pages.size()) {
       return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk->header.offset, ": column \"", name,
