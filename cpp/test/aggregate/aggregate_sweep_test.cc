@@ -1,9 +1,12 @@
 // Aggregates over damaged files: every truncation of a fixture is an error, and random corruption
 // never crashes — through every level the statistics filter answers at (whole devices, chunk
-// groups, pages, and the decoded pages a range and buckets cut). ASan and the per-test timeout
-// watch for crashes, hangs and unbounded allocations.
+// groups, pages, and the decoded pages a range and buckets cut), and a chunk of the wrong type is an
+// error on every decoding path. ASan and the per-test timeout watch for crashes, hangs and
+// unbounded allocations.
+#include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -58,6 +61,31 @@ TEST_P(AggregateSweepTest, TruncationsAreErrorsAndCorruptionNeverCrashes) {
     std::string corrupt = bytes;
     for (int f = 0; f < 1 + static_cast<int>(rng() % 4); ++f) corrupt[rng() % bytes.size()] = static_cast<char>(rng());
     (void)AggregateEverything(path, corrupt);  // any status; not a crash
+  }
+}
+
+TEST(AggregateDamageTest, AChunkStoredAsAnotherTypeIsAnErrorAtEveryLevel) {
+  // table_enc_PLAIN with its first f_int64 chunk's header saying DOUBLE (testing/fixtures.h): the
+  // aggregate must not read those values as integers, whether the page is decoded whole, up to a
+  // range's end, or only before a tail (a range starting after its first row).
+  const std::string path = testing::FixturePath("table_enc_PLAIN.tsfile");
+  const std::string bytes = testing::PlainFixtureWithADoubleChunkUnderAnInt64Column();
+  ASSERT_FALSE(bytes.empty());
+  DatasetOptions open;
+  open.opener = [&bytes](const std::string& name) -> absl::StatusOr<std::unique_ptr<RandomAccessFile>> {
+    return MemoryFileView(bytes, name);
+  };
+  std::unique_ptr<Dataset> dataset = Dataset::Open({path}, open).value();
+  const std::pair<int64_t, int64_t> ranges[] = {{1700000000500, INT64_MAX}, {INT64_MIN, 1700000500000},
+                                                {1700000000500, 1700000500000}};
+  for (const auto& [start, end] : ranges) {
+    AggregateOptions options;
+    options.columns = {"f_int64"};
+    options.time_range = {start, end};
+    absl::StatusOr<TableAggregate> got = Aggregate(*dataset, options);
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kDataLoss) << got.status();
+    EXPECT_NE(got.status().message().find("is stored as DOUBLE, its schema says INT64"), std::string::npos)
+        << got.status();
   }
 }
 

@@ -21,7 +21,6 @@
 #include "testing/table_schemas.h"
 #include "testing/read_log.h"
 #include "tsread/dataset/dataset_scanner.h"
-#include "tsread/io/random_access_file.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread {
@@ -447,31 +446,6 @@ TEST(TableAggregateTest, AHundredFileDatasetIsAggregatedFromMetadata) {
   EXPECT_GT(header_bytes, 0u);
   for (const std::string& path : paths) EXPECT_EQ(log.BytesReadBelow(path, meta_offset), header_bytes) << path;
   std::filesystem::remove_all(dir);
-}
-
-TEST(TableAggregateTest, AChunkStoredAsAnotherTypeIsAnErrorAtEveryLevel) {
-  // table_enc_PLAIN with its first f_int64 chunk's header saying DOUBLE (testing/fixtures.h): the
-  // aggregate must not read those values as integers, whether the page is decoded whole, up to a
-  // range's end, or only before a tail (a range starting after its first row).
-  const std::string path = testing::FixturePath("table_enc_PLAIN.tsfile");
-  const std::string bytes = testing::PlainFixtureWithADoubleChunkUnderAnInt64Column();
-  ASSERT_FALSE(bytes.empty());
-  DatasetOptions open;
-  open.opener = [&bytes](const std::string& name) -> absl::StatusOr<std::unique_ptr<RandomAccessFile>> {
-    return MemoryFileView(bytes, name);
-  };
-  std::unique_ptr<Dataset> dataset = Dataset::Open({path}, open).value();
-  const std::pair<int64_t, int64_t> ranges[] = {{1700000000500, INT64_MAX}, {INT64_MIN, 1700000500000},
-                                                {1700000000500, 1700000500000}};
-  for (const auto& [start, end] : ranges) {
-    AggregateOptions options;
-    options.columns = {"f_int64"};
-    options.time_range = {start, end};
-    absl::StatusOr<TableAggregate> got = Aggregate(*dataset, options);
-    EXPECT_EQ(got.status().code(), absl::StatusCode::kDataLoss) << got.status();
-    EXPECT_NE(got.status().message().find("is stored as DOUBLE, its schema says INT64"), std::string::npos)
-        << got.status();
-  }
 }
 
 TEST(TableAggregateTest, UnknownColumnsAreInvalidArguments) {
