@@ -1,9 +1,10 @@
 // libFuzzer target: a whole in-memory file as the one file of a dataset, aggregated the ways that
 // reach every level the statistics answer at — per device from its series statistics, then with
 // a time range and 10-minute buckets that cut chunk groups and pages (decoded pages, the
-// encodings read from chunk headers), and per table. The range starts a third into the file's
-// time span as its metadata states it, so that it cuts whatever the input holds. Must return a
-// status for any input.
+// encodings read from chunk headers, tails of cut pages from their statistics), and per table,
+// also with a range that ends where the other starts (pages decoded up to it). The range starts a
+// third into the file's time span as its metadata states it, so that it cuts whatever the input
+// holds. Must return a status for any input.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -49,6 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)tsread::Aggregate(**dataset, a);
     a.by = tsread::AggregateGroupBy::kTable;
     a.bucket_width = 0;
+    (void)tsread::Aggregate(**dataset, a);
+    // Ending there instead: pages decoded only up to the range's end.
+    a.time_range = {INT64_MIN, cut};
     (void)tsread::Aggregate(**dataset, a);
   }
   return 0;
