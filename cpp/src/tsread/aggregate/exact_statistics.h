@@ -9,11 +9,12 @@
 //   - the column is BLOB: its statistics hold only a count (§4);
 //   - the column is STRING and its min or max is not pure ASCII. Apache TsFile's Binary.compareTo
 //     (org.apache.tsfile.utils, in every version that writes STRING) compares unsigned bytes, the
-//     order of SQL's min/max (table_multi: max "模式-ß" over "mode_9"); other writers may keep
-//     another order (Java String's UTF-16 units differ for supplementary characters; older IoTDB
-//     Binary versions compared signed bytes), and the file does not say which. On ASCII every
-//     order agrees, and when min and max are both ASCII under the unsigned or UTF-16 order every
-//     value is (a non-ASCII one would have become the max);
+//     order of SQL's min/max (table_multi: max "模式-ß" over "mode_9"); another writer may keep
+//     another order (Java String's UTF-16 units differ for supplementary characters), and the file
+//     does not say which. On ASCII every order agrees, and when min and max are both ASCII under
+//     the unsigned or UTF-16 order every value is (a non-ASCII one would have become the max). A
+//     signed-byte order would not give that ("a" <= "a\x80" <= "ab"), but no writer of STRING
+//     (data type 11) that we know of uses one;
 //   - a FLOAT/DOUBLE min or max is NaN (the first value was NaN: merged, it would hide the values
 //     of the rows around it);
 //   - an INT64 sum is beyond what the double it is kept in holds exactly (ColumnAggregate::
