@@ -24,15 +24,13 @@ for target in "$@"; do
     grep -E "^MERGE-OUTER: [0-9]+ new files" || true
   # Keep only inputs within the size limit (-max_len bounds what merge reads, not what it copies).
   find "$merged" -type f -size +"${max_kb}"k -delete
-  # Inputs kept under a name (a crash found and fixed, e.g. chunk-type-mismatch) stay whatever merge says:
-  # they are regression tests named in docs/robustness.md.
-  named=$(mktemp -d)
-  find "$kept" -maxdepth 1 -type f ! -regex '.*/[0-9a-f]\{40\}' -exec cp {} "$named"/ \;
-  rm -rf "$kept"
-  mkdir -p "$kept"
+  # Only the inputs merge names (their SHA-1) are replaced: those kept under a name (a crash found and
+  # fixed, e.g. chunk-type-mismatch) are regression tests named in docs/robustness.md and stay, and a
+  # copy merge made of one under its SHA-1 is dropped.
+  find "$kept" -maxdepth 1 -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -delete
   cp "$merged"/* "$kept"/ 2>/dev/null || true
-  cp "$named"/* "$kept"/ 2>/dev/null || true
-  rm -rf "$named"
+  find "$kept" -maxdepth 1 -type f -regextype posix-extended ! -regex '.*/[0-9a-f]{40}' -print0 |
+    while IFS= read -r -d '' named; do rm -f "$kept/$(sha1sum < "$named" | cut -c1-40)"; done
   rm -rf "$merged"
   echo "$target: $(ls "$kept" | wc -l) inputs, $(du -sh "$kept" | cut -f1) kept in $kept"
 done
