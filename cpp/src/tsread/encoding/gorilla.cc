@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/encoding/bit_reader.h"
+#include "tsread/encoding/gorilla_blocks.h"
 #include "tsread/common/cpu_dispatch.h"
 
 namespace tsread {
@@ -199,12 +200,36 @@ TSREAD_ALWAYS_INLINE size_t TakeTwoChanges32(uint64_t window, uint64_t no_length
   return gap1 + gap2 + 2;
 }
 
+// One '10' value and the repeats ('0') before it, for 26 < S <= 32 (TakeTwoChanges32's pair no
+// longer fits a refill): a sign change of a FLOAT random walk stores L = 0, and every value until
+// the next '11' then takes S = 32 - T; a two-decimal walk's page spends about a seventh of its
+// changes so. The chain is one leading-zero count and a shift for the gap and its change, instead
+// of a control bit per value. Returns the number of values written to out[0, that) (0: nothing
+// written or consumed); it stores up to out[kMaxGap].
+template <typename T>
+TSREAD_ALWAYS_INLINE size_t TakeChangeAfterGap32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
+                                                 RefillingBitBuffer& r) {
+  const uint64_t gap = LeadingZeros(window);
+  const uint64_t first = window << gap;  // starts with the '1' of value gap
+  const uint64_t total = gap + 2 + s.sig;  // <= 8 + 34: inside the 56 bits of a refill
+  if (__builtin_expect(((gap > kMaxGap) | ((first >> 62) != 2) | (no_lengths != 0)) != 0, 0)) return 0;
+  const uint64_t v = s.prev ^ (((first << 2) >> (64 - s.sig)) << s.trailing);
+  FillGap(out, static_cast<uint32_t>(s.prev));
+  const uint32_t bits = static_cast<uint32_t>(v);
+  std::memcpy(out + gap, &bits, sizeof(bits));
+  s.prev = v;
+  r.Consume(static_cast<unsigned>(total));
+  return gap + 1;
+}
+
 // Values [*i, count) for W = 32 while 8 bytes remain at the next load, without a branch on '0'
 // versus '10': rounded FLOAT data mixes the two at random, and a mispredicted branch per value
 // costs more than this loop. A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so after a
 // Refill() the register window holds the whole value; the dependency chain per value is only
 // control bit -> length -> shift, the load for the next refill proceeds meanwhile. Each step
-// takes 48 repeats, a pair (TakePair32) or, for a '11' or a wide S, one value.
+// takes 48 repeats, two changes and their gaps (TakeTwoChanges32) or a pair (TakePair32) for
+// S <= 26, one change and its gap (TakeChangeAfterGap32) for a wider S, or else (a '11', a long
+// gap) one value.
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   if (in.bytes_ahead() < 8) return Stop::kDone;
@@ -237,6 +262,13 @@ TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_
       ++k;  // and the loop's ++k: two values
       continue;
     }
+    if (s.sig > kMaxPairSig && count - k > kMaxGap) {
+      const size_t taken = TakeChangeAfterGap32(window, no_lengths, s, out + k, r);
+      if (taken != 0) {
+        k += taken - 1;  // and the loop's ++k
+        continue;
+      }
+    }
     const uint64_t changed = static_cast<uint64_t>(static_cast<int64_t>(window) >> 63);  // '1x'
     uint64_t header = 2;
     if (__builtin_expect((window >> 62) == 3, 0)) {  // '11'
@@ -262,36 +294,52 @@ TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_
   return stop;
 }
 
+// The 64 stream bits from bit `at` on, first one in bit 63: eight bytes and the low bits of a
+// ninth (BitReader::Peek64Unchecked's read); the caller has checked that byte at / 8 + 8 exists.
+TSREAD_ALWAYS_INLINE uint64_t Peek64At(const uint8_t* data, uint64_t at) {
+  const uint8_t* p = data + (at >> 3);
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  const unsigned skip = static_cast<unsigned>(at & 7);
+  return (__builtin_bswap64(word) << skip) | (uint64_t{p[8]} >> (8 - skip));
+}
+
 // Values [*i, count) for W = 64 while the stored lengths stay and every value is a '10': real
 // DOUBLE pages are almost all '10' with the same S, so value j of a run starts at a bit position
 // known in advance (first + j * (2 + S)) and eight values are read with independent loads. With
-// S <= 55 a value plus its offset in the first byte fits one 8-byte load. A block whose control
-// bits are not all '10' is left to DecodeWithBranches; nothing of it is written.
-template <typename T>
+// S <= 55 a value plus its offset in the first byte fits one 8-byte load; a wider S (a random
+// walk across zero stores L = 0: S = 64 - T, about a twelfth of a real page's values) reads the
+// value bits with a second, 9-byte load at their first bit (kWide). A block whose control bits
+// are not all '10' is left to DecodeWithBranches; nothing of it is written.
+template <bool kWide, typename T>
 TSREAD_ALWAYS_INLINE void DecodeReuseRuns64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   constexpr uint64_t kBlock = 8;
-  if (state.sig == 0 || state.sig > 55) return;
   const uint8_t* const data = in.data();
   const uint64_t step = 2 + state.sig;
   const uint64_t drop = 64 - state.sig;
-  // A block is read while its last load, at byte (pos + (kBlock - 1) * step) / 8, ends inside the span.
-  const uint64_t last_start = in.size() < 8 ? 0 : (static_cast<uint64_t>(in.size()) - 8) * 8 + 7;
+  // A block is read while its last load ends inside the span: the 8 bytes at byte
+  // (pos + (kBlock - 1) * step) / 8, and with kWide the 9 bytes at the bit 2 after it.
+  constexpr uint64_t kLoadBytes = kWide ? 9 : 8;
+  constexpr uint64_t kLastOffset = kWide ? 2 : 0;
+  if (in.size() < kLoadBytes) return;
+  const uint64_t last_start = (static_cast<uint64_t>(in.size()) - kLoadBytes) * 8 + 7;
   uint64_t pos = in.bit_position();
   uint64_t prev = state.prev;
   size_t k = *i;
-  while (count - k >= kBlock && in.size() >= 8 && pos + (kBlock - 1) * step <= last_start) {
-    uint64_t window[kBlock];
+  while (count - k >= kBlock && pos + (kBlock - 1) * step + kLastOffset <= last_start) {
+    uint64_t bits[kBlock];
     uint64_t bad = 0;
     for (uint64_t j = 0; j < kBlock; ++j) {
       const uint64_t at = pos + j * step;
       uint64_t word;
       std::memcpy(&word, data + (at >> 3), 8);
-      window[j] = __builtin_bswap64(word) << (at & 7);
-      bad |= (window[j] >> 62) ^ 2;  // not '10'
+      const uint64_t window = __builtin_bswap64(word) << (at & 7);
+      bad |= (window >> 62) ^ 2;  // not '10'
+      bits[j] = (kWide ? Peek64At(data, at + 2) : window << 2) >> drop;
     }
     if (bad != 0) break;
     for (uint64_t j = 0; j < kBlock; ++j) {
-      prev ^= ((window[j] << 2) >> drop) << state.trailing;
+      prev ^= bits[j] << state.trailing;
       out[k + j] = std::bit_cast<T>(prev);
     }
     k += kBlock;
@@ -302,9 +350,18 @@ TSREAD_ALWAYS_INLINE void DecodeReuseRuns64(BitReader& in, XorState& state, size
   *i = k;
 }
 
+// Blocks of eight '10' values in AVX-512 registers (gorilla_blocks.h), where the CPU has them.
+template <typename T>
+TSREAD_ALWAYS_INLINE void DecodeReuseBlocks64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  uint64_t pos = in.bit_position();
+  *i += DecodeReuseBlocksVbmi(in.data(), in.size(), &pos, &state.prev, state.sig, state.trailing, count - *i, out + *i);
+  in.Skip(pos - in.bit_position());
+}
+
 // The fast zone for W = 64: runs of '10' in blocks, everything else one value at a time.
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
+  const bool vector_blocks = CpuHasGorillaBlocksVbmi();
   while (*i < count) {
     if (in.bytes_ahead() >= kFastBytes && in.Peek64Unchecked() < (uint64_t{1} << (64 - kRepeatRun)) &&
         count - *i >= kRepeatRun) {
@@ -314,7 +371,12 @@ TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i
       *i += kRepeatRun;
       continue;
     }
-    DecodeReuseRuns64(in, state, i, count, out);
+    if (state.sig != 0 && state.sig <= 55) {
+      if (vector_blocks) DecodeReuseBlocks64(in, state, i, count, out);
+      DecodeReuseRuns64</*kWide=*/false>(in, state, i, count, out);  // the blocks before the span's last 64 bytes
+    } else if (state.sig != 0) {
+      DecodeReuseRuns64</*kWide=*/true>(in, state, i, count, out);
+    }
     // At least one value (or up to the next change of lengths) with branches, then blocks again.
     const size_t before = *i;
     const size_t until = std::min(count, before + 8);
