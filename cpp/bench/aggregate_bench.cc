@@ -1,7 +1,8 @@
 // Aggregates against the scan they replace, on ../shared/bench/table_large.tsfile (3.2M rows, 1000
 // devices, one page per series and device), the file opened once: Aggregate (per device, every
 // column) from statistics and with a range that cuts every page, and a decoding scan of the same
-// columns and range; RowCounter (`count(*)`) against a scan of the time column.
+// columns and range (cut at the start and at the end); RowCounter (`count(*)`) against a scan of the time column.
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ std::string BenchFile() { return std::string(TSREAD_SOURCE_DIR) + "/../shared/be
 
 // Just after the first time of every device: the range cuts every page.
 constexpr int64_t kCutStart = 1700000000500;
+// Just before the last time of every device (its 3200th row): the range's end cuts every page.
+constexpr int64_t kCutEnd = 1700003198500;
 
 std::unique_ptr<Dataset> OpenBench(benchmark::State& state, FileAccess access = FileAccess::kRead) {
   DatasetOptions options;
@@ -95,6 +98,16 @@ BENCHMARK(BM_ScanAllColumnsCutEveryPage)->Unit(benchmark::kMillisecond)->UseReal
 
 void BM_AggregateCutEveryPage(benchmark::State& state) { AggregateTable(state, TimeRange{kCutStart}); }
 BENCHMARK(BM_AggregateCutEveryPage)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ScanAllColumnsCutEveryPageEnd(benchmark::State& state) {
+  ScanTable(state, TimeRange{std::numeric_limits<int64_t>::min(), kCutEnd}, {});
+}
+BENCHMARK(BM_ScanAllColumnsCutEveryPageEnd)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_AggregateCutEveryPageEnd(benchmark::State& state) {
+  AggregateTable(state, TimeRange{std::numeric_limits<int64_t>::min(), kCutEnd});
+}
+BENCHMARK(BM_AggregateCutEveryPageEnd)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ScanTimeOnly(benchmark::State& state) { ScanTable(state, {}, {"region"}); }
 BENCHMARK(BM_ScanTimeOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
