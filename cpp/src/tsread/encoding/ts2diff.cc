@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/encoding/bit_unpack.h"
 #include "tsread/encoding/stream_error.h"
+#include "tsread/encoding/ts2diff_blocks.h"
 #include "tsread/io/endian.h"
 
 namespace tsread {
@@ -44,7 +45,7 @@ inline void SumGroups(const uint8_t* packed, size_t groups, size_t wide_loads, W
 // of the stream, which bounds the 8-byte loads of narrow groups.
 template <int kWidth, typename Word, typename Out>
 void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, size_t readable, Word first, Word min_delta,
-                       size_t take, Out* out) {
+                       size_t take, bool vector_blocks, Out* out) {
   Word value = first;
   if constexpr (kWidth == 0) {
     // Constant deltas: the usual shape of a regular time column.
@@ -54,9 +55,17 @@ void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, size_t readab
     }
   } else {
     const size_t full_groups = take / 8;
+    // Groups in AVX-512 registers first where the CPU has them (ts2diff_blocks.h): all but those
+    // within 64 bytes of the stream's end, which the scalar groups take.
+    size_t vector_groups = 0;
+    if (vector_blocks) {
+      vector_groups = SumGroupsVbmi(packed, full_groups, readable, kWidth, min_delta, &value, out);
+    }
     // Group g may be read with an 8-byte load while g * kWidth + 8 <= readable.
     const size_t wide_loads = readable < 8 ? 0 : (readable - 8) / kWidth + 1;
-    SumGroups<kWidth>(packed, full_groups, wide_loads, min_delta, value, out);
+    SumGroups<kWidth>(packed + vector_groups * kWidth, full_groups - vector_groups,
+                      wide_loads > vector_groups ? wide_loads - vector_groups : 0, min_delta, value,
+                      out + vector_groups * 8);
     if (const size_t tail = take % 8; tail != 0) {
       // The block's last group may be cut short to ceil(n*w/8) bytes: sum a zero-padded copy so
       // that no read goes past the block, and keep the `tail` values wanted.
@@ -71,7 +80,7 @@ void DecodeBlockValues(const uint8_t* packed, size_t packed_bytes, size_t readab
 }
 
 template <typename Word, typename Out>
-using BlockFn = void (*)(const uint8_t*, size_t, size_t, Word, Word, size_t, Out*);
+using BlockFn = void (*)(const uint8_t*, size_t, size_t, Word, Word, size_t, bool, Out*);
 
 template <typename Word, typename Out, size_t... kWidth>
 constexpr std::array<BlockFn<Word, Out>, sizeof...(kWidth)> MakeBlockTable(std::index_sequence<kWidth...>) {
@@ -93,6 +102,7 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
   const uint8_t* const begin = reinterpret_cast<const uint8_t*>(stream.data());
   const uint8_t* const end = begin + stream.size();
   const uint8_t* p = begin;
+  const bool vector_blocks = CpuHasTs2DiffBlocksVbmi();
   size_t done = 0;
   while (done < count) {
     const size_t offset = stream_offset + static_cast<size_t>(p - begin);
@@ -121,7 +131,7 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
     out[done++] = static_cast<Out>(first);
     const size_t take = std::min(static_cast<size_t>(n), count - done);
     BlockDecoderFor<Word, Out>(w)(packed, static_cast<size_t>(packed_bytes), static_cast<size_t>(end - packed), first,
-                                  min_delta, take, out + done);
+                                  min_delta, take, vector_blocks, out + done);
     done += take;
     p = packed + packed_bytes;
   }

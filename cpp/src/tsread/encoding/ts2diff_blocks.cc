@@ -1,0 +1,98 @@
+// TS_2DIFF deltas summed in AVX-512 registers (ts2diff_blocks.h).
+#include "tsread/encoding/ts2diff_blocks.h"
+
+#include "tsread/common/cpu_dispatch.h"
+
+#if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
+// GCC 12's AVX-512 headers start intrinsics from an "undefined" register, which it then reports as
+// maybe uninitialized when they are inlined (GCC bug 105593); nothing here reads such a value.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#define TSREAD_TS2DIFF_VBMI 1
+#else
+#define TSREAD_TS2DIFF_VBMI 0
+#endif
+
+namespace tsread {
+
+bool CpuHasTs2DiffBlocksVbmi() {
+#if TSREAD_TS2DIFF_VBMI
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vbmi");
+  return has;
+#else
+  return false;
+#endif
+}
+
+#if TSREAD_TS2DIFF_VBMI
+namespace {
+
+constexpr int kMaxWidth = 57;  // a delta and its bit offset in its first byte fit 8 bytes
+
+// The sums of the groups that fit, written to `out` (64-bit lanes narrowed to Out); *value is the
+// running sum in 64 bits (its low bits are a narrower type's: INT32 arithmetic wraps as Java's int).
+template <typename Out>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vbmi"))) size_t SumGroupsIn64(
+    const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta, uint64_t* value,
+    Out* out) {
+  if (width < 1 || width > kMaxWidth || readable < 64) return 0;
+  // Delta j's first bit is j * width: its bytes from (j * width) / 8 on, big-endian in lane j
+  // (byte k of the lane, 0 the least significant, is loaded byte first + 7 - k), shifted left by
+  // (j * width) % 8 and right by 64 - width.
+  const __m512i first_bits = _mm512_mullo_epi64(_mm512_set1_epi64(width), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+  const __m512i spread = _mm512_set4_epi32(0x08080808, 0x08080808, 0, 0);
+  const __m512i index = _mm512_add_epi8(_mm512_shuffle_epi8(_mm512_srli_epi64(first_bits, 3), spread),
+                                        _mm512_set1_epi64(0x0001020304050607));
+  const __m512i align = _mm512_and_si512(first_bits, _mm512_set1_epi64(7));
+  const __m128i drop = _mm_cvtsi64_si128(64 - width);
+  const __m512i step = _mm512_set1_epi64(static_cast<int64_t>(min_delta));
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i last_lane = _mm512_set1_epi64(7);
+  __m512i before = _mm512_set1_epi64(static_cast<int64_t>(*value));
+  const size_t bytes = static_cast<size_t>(width);
+  size_t g = 0;
+  for (; g < groups && g * bytes <= readable - 64; ++g) {
+    const __m512i loaded = _mm512_loadu_si512(packed + g * bytes);
+    const __m512i deltas = _mm512_srl_epi64(_mm512_sllv_epi64(_mm512_permutexvar_epi8(index, loaded), align), drop);
+    // Prefix sum: lane j becomes the sum of steps 0..j.
+    __m512i x = _mm512_add_epi64(deltas, step);
+    x = _mm512_add_epi64(x, _mm512_alignr_epi64(x, zero, 7));
+    x = _mm512_add_epi64(x, _mm512_alignr_epi64(x, zero, 6));
+    x = _mm512_add_epi64(x, _mm512_alignr_epi64(x, zero, 4));
+    const __m512i sums = _mm512_add_epi64(x, before);
+    if constexpr (sizeof(Out) == 8) {
+      _mm512_storeu_si512(out + 8 * g, sums);
+    } else {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * g), _mm512_cvtepi64_epi32(sums));
+    }
+    // The next group's base: this group's total broadcast (off the chain) plus this base, so that
+    // the chain from group to group is one addition.
+    before = _mm512_add_epi64(before, _mm512_permutexvar_epi64(last_lane, x));
+  }
+  *value = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm512_castsi512_si128(before)));
+  return g;
+}
+
+}  // namespace
+
+size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta,
+                     uint64_t* value, int64_t* out) {
+  return SumGroupsIn64(packed, groups, readable, width, min_delta, value, out);
+}
+
+size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint32_t min_delta,
+                     uint32_t* value, int32_t* out) {
+  uint64_t wide = *value;
+  const size_t done = SumGroupsIn64(packed, groups, readable, width, min_delta, &wide, out);
+  *value = static_cast<uint32_t>(wide);
+  return done;
+}
+#else
+size_t SumGroupsVbmi(const uint8_t*, size_t, size_t, int, uint64_t, uint64_t*, int64_t*) { return 0; }
+size_t SumGroupsVbmi(const uint8_t*, size_t, size_t, int, uint32_t, uint32_t*, int32_t*) { return 0; }
+#endif
+
+}  // namespace tsread
