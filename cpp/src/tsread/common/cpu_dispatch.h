@@ -34,6 +34,16 @@
 #define TSREAD_TARGET_AVX512VL
 #endif
 
+// AVX-512 with byte permutes across a 64-byte vector (VBMI): the GORILLA and TS_2DIFF blocks
+// (encoding/gorilla_blocks.h, ts2diff_blocks.h), written with intrinsics; off with either flag above.
+#if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
+#define TSREAD_AVX512_VBMI_DISPATCH 1
+#define TSREAD_TARGET_AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vbmi")))
+#else
+#define TSREAD_AVX512_VBMI_DISPATCH 0
+#define TSREAD_TARGET_AVX512_VBMI
+#endif
+
 #if TSREAD_BMI2_DISPATCH
 #include <cpuid.h>
 #endif
@@ -78,6 +88,16 @@ inline bool CpuHasBmi2AndLzcnt() {
 inline bool CpuHasAvx512Vl() {
 #if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+// True when the running CPU (and the OS) has AVX-512 F, BW, DQ and VBMI.
+inline bool CpuHasAvx512Vbmi() {
+#if TSREAD_AVX512_VBMI_DISPATCH
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vbmi");
 #else
   return false;
 #endif

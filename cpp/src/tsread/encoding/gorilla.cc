@@ -361,7 +361,7 @@ TSREAD_ALWAYS_INLINE void DecodeReuseBlocks64(BitReader& in, XorState& state, si
 // The fast zone for W = 64: runs of '10' in blocks, everything else one value at a time.
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeFast64(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
-  const bool vector_blocks = CpuHasGorillaBlocksVbmi();
+  const bool vector_blocks = CpuHasAvx512Vbmi();
   while (*i < count) {
     if (in.bytes_ahead() >= kFastBytes && in.Peek64Unchecked() < (uint64_t{1} << (64 - kRepeatRun)) &&
         count - *i >= kRepeatRun) {

@@ -1,34 +1,12 @@
 // GORILLA 64-bit '10' runs in AVX-512 registers (gorilla_blocks.h).
 #include "tsread/encoding/gorilla_blocks.h"
 
-#include "tsread/common/cpu_dispatch.h"
-
-#if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
-// GCC 12's AVX-512 headers start intrinsics from an "undefined" register, which it then reports as
-// maybe uninitialized when they are inlined (GCC bug 105593); nothing here reads such a value.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#define TSREAD_GORILLA_VBMI 1
-#else
-#define TSREAD_GORILLA_VBMI 0
-#endif
+#include "tsread/encoding/vbmi_intrinsics.h"
 
 namespace tsread {
 
-bool CpuHasGorillaBlocksVbmi() {
-#if TSREAD_GORILLA_VBMI
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vbmi");
-  return has;
-#else
-  return false;
-#endif
-}
-
-#if TSREAD_GORILLA_VBMI
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vbmi")))
+#if TSREAD_AVX512_VBMI_DISPATCH
+TSREAD_TARGET_AVX512_VBMI
 size_t DecodeReuseBlocksVbmi(const uint8_t* data, size_t size, uint64_t* bit_pos, uint64_t* prev, uint64_t sig,
                              uint64_t trailing, size_t count, void* out) {
   constexpr uint64_t kBlock = 8;

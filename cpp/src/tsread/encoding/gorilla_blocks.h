@@ -3,8 +3,8 @@
 // advance (first + j * (2 + S)); with S <= 55, eight values and the bit offset of the first span at
 // most 58 bytes, so one 64-byte load holds them and one byte permute (VBMI) lines each value's
 // eight bytes up in its lane, big-endian. The XOR chain across the eight is a prefix XOR in three
-// lane shifts. Used by gorilla.cc where the CPU has AVX-512 F, BW, DQ and VBMI; elsewhere the
-// scalar blocks there do the same work.
+// lane shifts. Used by gorilla.cc where the CPU has AVX-512 F, BW, DQ and VBMI (CpuHasAvx512Vbmi,
+// common/cpu_dispatch.h); elsewhere the scalar blocks there do the same work.
 #ifndef TSREAD_ENCODING_GORILLA_BLOCKS_H_
 #define TSREAD_ENCODING_GORILLA_BLOCKS_H_
 
@@ -12,9 +12,6 @@
 #include <cstdint>
 
 namespace tsread {
-
-// True when the running CPU (and OS) can run DecodeReuseBlocksVbmi.
-bool CpuHasGorillaBlocksVbmi();
 
 // Decodes whole blocks of eight '10' values (S = `sig` in 1..55, trailing zeros `trailing`) from
 // the stream `data[0, size)` at bit `*bit_pos`, each value the previous (`*prev`, the bits of the

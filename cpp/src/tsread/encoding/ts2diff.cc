@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/common/cpu_dispatch.h"
 #include "tsread/encoding/bit_unpack.h"
 #include "tsread/encoding/stream_error.h"
 #include "tsread/encoding/ts2diff_blocks.h"
@@ -102,7 +103,7 @@ absl::StatusOr<size_t> DecodeTs2Diff(std::string_view stream, size_t count, Out*
   const uint8_t* const begin = reinterpret_cast<const uint8_t*>(stream.data());
   const uint8_t* const end = begin + stream.size();
   const uint8_t* p = begin;
-  const bool vector_blocks = CpuHasTs2DiffBlocksVbmi();
+  const bool vector_blocks = CpuHasAvx512Vbmi();
   size_t done = 0;
   while (done < count) {
     const size_t offset = stream_offset + static_cast<size_t>(p - begin);

@@ -1,33 +1,11 @@
 // TS_2DIFF deltas summed in AVX-512 registers (ts2diff_blocks.h).
 #include "tsread/encoding/ts2diff_blocks.h"
 
-#include "tsread/common/cpu_dispatch.h"
-
-#if TSREAD_AVX2_DISPATCH && !defined(TSREAD_NO_AVX512_DISPATCH)
-// GCC 12's AVX-512 headers start intrinsics from an "undefined" register, which it then reports as
-// maybe uninitialized when they are inlined (GCC bug 105593); nothing here reads such a value.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#define TSREAD_TS2DIFF_VBMI 1
-#else
-#define TSREAD_TS2DIFF_VBMI 0
-#endif
+#include "tsread/encoding/vbmi_intrinsics.h"
 
 namespace tsread {
 
-bool CpuHasTs2DiffBlocksVbmi() {
-#if TSREAD_TS2DIFF_VBMI
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vbmi");
-  return has;
-#else
-  return false;
-#endif
-}
-
-#if TSREAD_TS2DIFF_VBMI
+#if TSREAD_AVX512_VBMI_DISPATCH
 namespace {
 
 constexpr int kMaxWidth = 57;  // a delta and its bit offset in its first byte fit 8 bytes
@@ -35,7 +13,7 @@ constexpr int kMaxWidth = 57;  // a delta and its bit offset in its first byte f
 // The sums of the groups that fit, written to `out` (64-bit lanes narrowed to Out); *value is the
 // running sum in 64 bits (its low bits are a narrower type's: INT32 arithmetic wraps as Java's int).
 template <typename Out>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vbmi"))) size_t SumGroupsIn64(
+TSREAD_TARGET_AVX512_VBMI size_t SumGroupsIn64(
     const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta, uint64_t* value,
     Out* out) {
   if (width < 1 || width > kMaxWidth || readable < 64) return 0;

@@ -2,8 +2,8 @@
 // registers. A group of eight W-bit deltas is W bytes (§9.3); one 64-byte load holds a group, one
 // byte permute (VBMI) puts the bytes of delta j in lane j big-endian, two shifts leave the delta,
 // and the running sum v_k = v_{k-1} + min_delta + delta_k is a prefix sum in three lane shifts plus
-// the previous group's last value. Used by ts2diff.cc where the CPU has AVX-512 F, BW, DQ and VBMI;
-// elsewhere its scalar groups do the same work.
+// the previous group's last value. Used by ts2diff.cc where the CPU has AVX-512 F, BW, DQ and VBMI
+// (CpuHasAvx512Vbmi, common/cpu_dispatch.h); elsewhere its scalar groups do the same work.
 #ifndef TSREAD_ENCODING_TS2DIFF_BLOCKS_H_
 #define TSREAD_ENCODING_TS2DIFF_BLOCKS_H_
 
@@ -12,13 +12,11 @@
 
 namespace tsread {
 
-// True when the running CPU (and OS) can run SumGroupsVbmi.
-bool CpuHasTs2DiffBlocksVbmi();
-
-// Sums the first of `groups` whole groups of eight `width`-bit deltas (1..57) at `packed`, of which
+// Sums whole groups of eight `width`-bit deltas (1..57; at most `groups` of them) at `packed`, of which
 // `readable` bytes lie in the stream, onto *value (wrapping in the width of the output type) and
 // writes each sum to out[8 * g + j]. Stops before the first group whose 64-byte load would pass
-// `readable`; returns the groups done and leaves *value at the last sum written.
+// `readable`; returns the groups done (0 where the CPU or the width does not allow it) and leaves
+// *value at the last sum written.
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta,
                      uint64_t* value, int64_t* out);
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint32_t min_delta,
