@@ -49,11 +49,14 @@ class BitReader {
   // the span read as 0 (so a caller must still check bits_remaining() before using them).
   uint64_t Peek64() const { return bytes_ahead() >= 9 ? Peek64Unchecked() : Peek64Padded(); }
   // As Peek64(), for a caller that has checked bytes_ahead() >= 9.
-  uint64_t Peek64Unchecked() const {
-    const uint8_t* p = data_ + (bit_pos_ >> 3);
+  uint64_t Peek64Unchecked() const { return Peek64At(data_, bit_pos_); }
+  // The 64 bits that start at bit `at` of `data`, first one in bit 63; the caller has checked that
+  // byte at / 8 + 8 exists.
+  static uint64_t Peek64At(const uint8_t* data, uint64_t at) {
+    const uint8_t* p = data + (at >> 3);
     uint64_t word;
     std::memcpy(&word, p, 8);
-    const unsigned skip = static_cast<unsigned>(bit_pos_ & 7);
+    const unsigned skip = static_cast<unsigned>(at & 7);
     // The ninth byte supplies the `skip` low bits shifted out of the 8-byte word (none when 0).
     return (__builtin_bswap64(word) << skip) | (uint64_t{p[8]} >> (8 - skip));
   }

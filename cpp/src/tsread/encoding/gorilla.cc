@@ -89,16 +89,6 @@ TSREAD_ALWAYS_INLINE Stop DecodeWithBranches(BitReader& in, XorState& state, siz
   return stop;
 }
 
-// The 64 stream bits from bit `at` on, first one in bit 63: eight bytes and the low bits of a
-// ninth (BitReader::Peek64Unchecked's read); the caller has checked that byte at / 8 + 8 exists.
-TSREAD_ALWAYS_INLINE uint64_t Peek64At(const uint8_t* data, uint64_t at) {
-  const uint8_t* p = data + (at >> 3);
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  const unsigned skip = static_cast<unsigned>(at & 7);
-  return (__builtin_bswap64(word) << skip) | (uint64_t{p[8]} >> (8 - skip));
-}
-
 // Values [*i, count) for W = 64 while the stored lengths stay and every value is a '10': real
 // DOUBLE pages are almost all '10' with the same S, so value j of a run starts at a bit position
 // known in advance (first + j * (2 + S)) and eight values are read with independent loads. With
@@ -130,7 +120,7 @@ TSREAD_ALWAYS_INLINE void DecodeReuseRuns64(BitReader& in, XorState& state, size
       std::memcpy(&word, data + (at >> 3), 8);
       const uint64_t window = __builtin_bswap64(word) << (at & 7);
       bad |= (window >> 62) ^ 2;  // not '10'
-      bits[j] = (kWide ? Peek64At(data, at + 2) : window << 2) >> drop;
+      bits[j] = (kWide ? BitReader::Peek64At(data, at + 2) : window << 2) >> drop;
     }
     if (bad != 0) break;
     for (uint64_t j = 0; j < kBlock; ++j) {

@@ -15,10 +15,6 @@ size_t DecodeReuseBlocksVbmi(const uint8_t* data, size_t size, uint64_t* bit_pos
   // Lane j's bit offset from the first value's byte is (pos % 8) + j * step.
   const __m512i lane_steps = _mm512_mullo_epi64(_mm512_set1_epi64(static_cast<int64_t>(step)),
                                                 _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-  // Byte k (0 = least significant) of lane j is the loaded byte (offset_j + 7 - k): a big-endian
-  // load. `spread` copies each lane's low byte (its byte offset, < 64) to all eight of its bytes.
-  const __m512i reverse = _mm512_set1_epi64(0x0001020304050607);
-  const __m512i spread = _mm512_set4_epi32(0x08080808, 0x08080808, 0, 0);
   const __m128i drop = _mm_cvtsi64_si128(static_cast<int64_t>(64 - sig));
   const __m128i shift = _mm_cvtsi64_si128(static_cast<int64_t>(trailing));
   const __m512i zero = _mm512_setzero_si512();
@@ -30,9 +26,8 @@ size_t DecodeReuseBlocksVbmi(const uint8_t* data, size_t size, uint64_t* bit_pos
   while (count - k >= kBlock && (pos >> 3) <= size - 64) {
     const __m512i bytes = _mm512_loadu_si512(data + (pos >> 3));
     const __m512i offsets = _mm512_add_epi64(_mm512_set1_epi64(static_cast<int64_t>(pos & 7)), lane_steps);
-    const __m512i index = _mm512_add_epi8(_mm512_shuffle_epi8(_mm512_srli_epi64(offsets, 3), spread), reverse);
     // Each lane: the stream bits from its value's control bits on.
-    const __m512i window = _mm512_sllv_epi64(_mm512_permutexvar_epi8(index, bytes), _mm512_and_si512(offsets, seven));
+    const __m512i window = StreamWindowsAt(bytes, offsets);
     if (_mm512_cmpneq_epi64_mask(_mm512_srli_epi64(window, 62), _mm512_set1_epi64(2)) != 0) break;  // not all '10'
     __m512i x = _mm512_sll_epi64(_mm512_srl_epi64(_mm512_slli_epi64(window, 2), drop), shift);
     // Prefix XOR: lane j becomes x_0 ^ ... ^ x_j.

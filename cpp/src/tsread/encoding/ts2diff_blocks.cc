@@ -17,14 +17,8 @@ TSREAD_TARGET_AVX512_VBMI size_t SumGroupsIn64(
     const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta, uint64_t* value,
     Out* out) {
   if (width < 1 || width > kMaxWidth || readable < 64) return 0;
-  // Delta j's first bit is j * width: its bytes from (j * width) / 8 on, big-endian in lane j
-  // (byte k of the lane, 0 the least significant, is loaded byte first + 7 - k), shifted left by
-  // (j * width) % 8 and right by 64 - width.
+  // Delta j's first bit is j * width: the window from there on, shifted right by 64 - width.
   const __m512i first_bits = _mm512_mullo_epi64(_mm512_set1_epi64(width), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-  const __m512i spread = _mm512_set4_epi32(0x08080808, 0x08080808, 0, 0);
-  const __m512i index = _mm512_add_epi8(_mm512_shuffle_epi8(_mm512_srli_epi64(first_bits, 3), spread),
-                                        _mm512_set1_epi64(0x0001020304050607));
-  const __m512i align = _mm512_and_si512(first_bits, _mm512_set1_epi64(7));
   const __m128i drop = _mm_cvtsi64_si128(64 - width);
   const __m512i step = _mm512_set1_epi64(static_cast<int64_t>(min_delta));
   const __m512i zero = _mm512_setzero_si512();
@@ -34,7 +28,7 @@ TSREAD_TARGET_AVX512_VBMI size_t SumGroupsIn64(
   size_t g = 0;
   for (; g < groups && g * bytes <= readable - 64; ++g) {
     const __m512i loaded = _mm512_loadu_si512(packed + g * bytes);
-    const __m512i deltas = _mm512_srl_epi64(_mm512_sllv_epi64(_mm512_permutexvar_epi8(index, loaded), align), drop);
+    const __m512i deltas = _mm512_srl_epi64(StreamWindowsAt(loaded, first_bits), drop);
     // Prefix sum: lane j becomes the sum of steps 0..j.
     __m512i x = _mm512_add_epi64(deltas, step);
     x = _mm512_add_epi64(x, _mm512_alignr_epi64(x, zero, 7));
