@@ -2,6 +2,8 @@
 // window's size, memory set by the largest chunk rather than the file, and the memory budget.
 #include "tsread/check/data_section_walker.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <string>
@@ -11,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/temp_path.h"
 #include "tsread/format/file_layout.h"
 #include "tsread/io/random_access_file.h"
 
@@ -89,7 +92,8 @@ TEST(DataSectionWalkerTest, SmallWindowSeesWhatTheWholeRangeShows) {
 TEST(DataSectionWalkerTest, PeakMemoryIsTheLargestChunkNotTheFile) {
   const std::string& bytes = ManyDevices();
   // A file read with pread: the window's block is memory the walk allocates.
-  const std::string path = ::testing::TempDir() + "/walker_many_devices.tsfile";
+  const std::string path = ::testing::TempDir() + "/walker_many_devices_" + std::to_string(::getpid()) + ".tsfile";
+  const testing::ScopedTempPath cleanup(path);
   std::ofstream(path, std::ios::binary) << bytes;
   absl::StatusOr<std::unique_ptr<RandomAccessFile>> file = OpenFile(path);
   ASSERT_TRUE(file.ok()) << file.status();

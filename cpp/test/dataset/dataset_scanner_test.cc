@@ -144,6 +144,7 @@ TEST(DatasetTest, ABadFileInTheMiddleStopsAfterEverythingBeforeItOrIsSkipped) {
   for (const BadFileCase& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string dir = TestDir("bad_" + c.name);
+    const testing::ScopedTempPath cleanup(dir);
     std::vector<std::string> inputs;
     std::vector<ExpectedRow> before, after;
     for (int i = 0; i < 5; ++i) {
@@ -269,6 +270,7 @@ class OpenFileCounter {
 
 TEST(DatasetTest, NoMoreFilesOpenThanTheLimitWhateverTheDatasetSize) {
   const std::string dir = TestDir("many");
+  const testing::ScopedTempPath cleanup(dir);
   const std::string bytes = testing::ReadWholeFile(testing::FixturePath("table_comp_LZ4.tsfile"));
   for (int i = 0; i < 40; ++i) WriteFile(absl::StrCat(dir, "/", 100 + i, ".tsfile"), bytes);
   const size_t baseline = OpenDescriptors();

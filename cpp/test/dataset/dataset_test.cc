@@ -65,6 +65,7 @@ std::string CompDataset(const std::string& name, std::vector<ExpectedRow>* expec
 TEST(DatasetTest, DirectoryOfCopiesReadsAsTheConcatenationOfTheCsvs) {
   std::vector<ExpectedRow> expected;
   const std::string dir = CompDataset("copies", &expected);
+  const testing::ScopedTempPath cleanup(dir);
   std::unique_ptr<Dataset> dataset = OpenDataset({dir});
   ASSERT_NE(dataset, nullptr);
   ASSERT_EQ(dataset->files().size(), 5u);
@@ -102,6 +103,7 @@ TEST(DatasetTest, DirectoryOfCopiesReadsAsTheConcatenationOfTheCsvs) {
 
 TEST(DatasetTest, GlobsAndPathListsNameTheSameFiles) {
   const std::string dir = CompDataset("globs", nullptr);
+  const testing::ScopedTempPath cleanup(dir);
   std::unique_ptr<Dataset> recursive = OpenDataset({dir + "/**/*.tsfile"});
   ASSERT_NE(recursive, nullptr);
   EXPECT_EQ(recursive->files().size(), 5u);
@@ -157,6 +159,7 @@ void WriteSmallFile(const std::string& path, const TableSchema& schema, std::vec
 
 TEST(DatasetTest, SchemasAreReconciledByColumnNameAndAbsentColumnsReadAsNull) {
   const std::string dir = TestDir("union");
+  const testing::ScopedTempPath cleanup(dir);
   const TableSchema a = Schema("t", {{"region", ColumnCategory::kTag, DataType::kString},
                                      {"x", ColumnCategory::kField, DataType::kInt64},
                                      {"y", ColumnCategory::kField, DataType::kDouble}});

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/temp_path.h"
 
 #ifndef TSREAD_CLI_PATH
 #error "TSREAD_CLI_PATH must name the tsread binary (see cpp/test/CMakeLists.txt)"
@@ -45,6 +46,7 @@ inline RunResult RunTsread(const std::string& args, const std::string& prefix = 
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.err = ReadWholeFile(err_path);
+  std::remove(err_path.c_str());  // one a run: left behind, they fill the temporary folder
   return result;
 }
 

@@ -26,12 +26,13 @@
 #include "testing/fixtures.h"
 #include "testing/row_key.h"
 #include "testing/table_rows.h"
+#include "testing/temp_path.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread::testing {
 
-// A fresh, empty directory for one test.
+// A fresh, empty directory for one test (the test removes it: ScopedTempPath).
 inline std::string TestDir(const std::string& name) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / absl::StrCat("tsread_dataset_", ::getpid(), "_", name);
@@ -176,6 +177,7 @@ inline void WriteSlice(const std::string& path, const TableSchema& schema, const
 // CSV rows per slice in file order.
 struct TimeSlices {
   std::string dir;
+  std::shared_ptr<const ScopedTempPath> cleanup;  // removes dir with the last copy
   std::vector<int64_t> bounds;  // slice i is [bounds[i], bounds[i+1])
   std::vector<std::vector<ExpectedRow>> expected;
 };
@@ -183,6 +185,7 @@ struct TimeSlices {
 inline TimeSlices MakeTimeSlices(const std::string& name) {
   TimeSlices slices;
   slices.dir = TestDir(name);
+  slices.cleanup = std::make_shared<const ScopedTempPath>(slices.dir);
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(FixturePath("table_comp_LZ4.tsfile"));
   EXPECT_TRUE(reader.ok());
   absl::StatusOr<std::vector<DeviceRows>> devices = ReadTableRows(**reader, "t_comp");

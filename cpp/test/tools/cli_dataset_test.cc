@@ -39,6 +39,7 @@ std::string CopiesDir(const std::string& stem) {
 
 TEST(CliDatasetTest, CatOfADirectoryIsEachFilesCsvInPathOrderWithOneHeader) {
   const std::string dir = CopiesDir("table_comp_LZ4");
+  const testing::ScopedTempPath cleanup(dir);
   const std::string csv = testing::ReadWholeFile(testing::FixturePath("table_comp_LZ4.t_comp.csv"));
   const std::string body = csv.substr(csv.find('\n') + 1);
   for (const std::string& input : {"'" + dir + "'", "'" + dir + "/**/*.tsfile'", "'" + dir + "/a.tsfile' '" + dir + "/sub/b.tsfile'"}) {
@@ -55,6 +56,7 @@ TEST(CliDatasetTest, CatOfADirectoryIsEachFilesCsvInPathOrderWithOneHeader) {
 
 TEST(CliDatasetTest, ScanInfoAndDevicesOfADataset) {
   const std::string dir = CopiesDir("table_alltypes");
+  const testing::ScopedTempPath cleanup(dir);
   RunResult scan = RunTsread("scan '" + dir + "' --json --threads 2");
   ASSERT_EQ(scan.exit_code, 0) << scan.err;
   const nlohmann::json stats = nlohmann::json::parse(scan.out);
@@ -89,6 +91,7 @@ TEST(CliDatasetTest, ScanInfoAndDevicesOfADataset) {
 TEST(CliDatasetTest, GenWritesTimeSlicesOfEveryDevice) {
   const std::string dir = ::testing::TempDir() + "/tsread_cli_gen_" + std::to_string(getpid());
   std::filesystem::remove_all(dir);
+  const testing::ScopedTempPath cleanup(dir);
   RunResult gen = RunTsread("gen '" + dir + "' --files 3 --devices 5 --rows 100");
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   RunResult info = RunTsread("info '" + dir + "' --json");
@@ -109,6 +112,7 @@ TEST(CliDatasetTest, GenWritesTimeSlicesOfEveryDevice) {
 TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   const std::string path = TempPath("gen_force") + ".tsfile";
   std::remove(path.c_str());
+  const testing::ScopedTempPath cleanup(path);
   EXPECT_EQ(RunTsread("gen '" + path + "' --devices 1 --rows 10 --compression zstd").exit_code, 0);
   RunResult again = RunTsread("gen '" + path + "' --devices 1 --rows 10");
   EXPECT_EQ(again.exit_code, 1);
@@ -117,6 +121,7 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   std::remove(path.c_str());
   const std::string dir = TempPath("gen_force_dir");
   std::filesystem::remove_all(dir);
+  const testing::ScopedTempPath cleanup_dir(dir);
   std::filesystem::create_directories(dir);  // empty: fine
   EXPECT_EQ(RunTsread("gen '" + dir + "' --files 2 --devices 1 --rows 10").exit_code, 0);
   RunResult full_dir = RunTsread("gen '" + dir + "' --files 2 --devices 1 --rows 10");
@@ -140,6 +145,7 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
 
 TEST(CliDatasetTest, AnIoTDBDeletionFileBesideAReadFileIsWarnedOf) {
   const std::string dir = CopiesDir("table_alltypes");
+  const testing::ScopedTempPath cleanup(dir);
   const std::string mods = dir + "/a.tsfile.mods";
   std::ofstream(mods, std::ios::binary) << "DELETION,root.sg.d1.s1,100,0,1700000000000\n";
   std::ofstream(dir + "/sub/b.tsfile.mods", std::ios::binary);  // empty: nothing deleted, no warning

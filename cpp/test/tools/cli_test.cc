@@ -40,6 +40,7 @@ TEST(CliTest, ExitCodes) {
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent/file.tsfile"));
   // A file that is not a TsFile: corrupt, with the offset in the message.
   const std::string junk = ::testing::TempDir() + "/junk_" + std::to_string(getpid()) + ".tsfile";
+  const testing::ScopedTempPath cleanup(junk);
   std::ofstream(junk) << "this is definitely not a tsfile at all";
   RunResult corrupt = RunTsread("info '" + junk + "'");
   EXPECT_EQ(corrupt.exit_code, 2);
