@@ -28,6 +28,32 @@ struct StreamSet {
   size_t values = 0;
 };
 
+// The pages of an aligned time column (§8.2: timestamps only, no row count or bitmap), under
+// "time:ENCODING/INT64"; a page's count is its statistics' (or the chunk's, for a chunk of one page).
+void CollectTimeStreams(const TsFileReader& reader, const TimeseriesMetadata& tsm,
+                        std::map<std::string, StreamSet>& out) {
+  for (const ChunkMetadata& meta : tsm.chunks) {
+    absl::StatusOr<ChunkData> chunk = LoadChunk(reader, meta.offset);
+    if (!chunk.ok()) continue;
+    std::optional<Encoding> encoding = EncodingFromByte(chunk->header.encoding_byte);
+    if (!encoding.has_value()) continue;
+    StreamSet& set = out["time:" + std::string(EncodingName(*encoding)) + "/INT64"];
+    set.type = DataType::kInt64;
+    set.encoding = *encoding;
+    for (const PageRef& page : chunk->pages) {
+      const size_t count = page.header.statistics.has_value() ? page.header.statistics->count
+                           : chunk->pages.size() == 1      ? meta.statistics.count
+                                                           : 0;
+      if (count == 0) continue;
+      PageScratch scratch;
+      absl::StatusOr<std::string_view> bytes = UncompressPage(chunk->header, page, ReadLimits{}, scratch);
+      if (!bytes.ok()) continue;
+      set.streams.push_back(Stream{std::string(*bytes), count});
+      set.values += count;
+    }
+  }
+}
+
 // Value streams of the first `max_devices` devices of every table in `path`, by encoding/type.
 void CollectStreams(const std::string& path, size_t max_devices, std::map<std::string, StreamSet>& out) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(path);
@@ -41,7 +67,10 @@ void CollectStreams(const std::string& path, size_t max_devices, std::map<std::s
       absl::StatusOr<std::vector<TimeseriesMetadata>> series = (*reader)->ReadTimeseries((*device)->location);
       if (!series.ok()) continue;
       for (const TimeseriesMetadata& tsm : *series) {
-        if (tsm.is_time_column()) continue;
+        if (tsm.is_time_column()) {
+          CollectTimeStreams(**reader, tsm, out);
+          continue;
+        }
         for (const ChunkMetadata& meta : tsm.chunks) {
           absl::StatusOr<ChunkData> chunk = LoadChunk(**reader, meta.offset);
           if (!chunk.ok()) continue;

@@ -22,6 +22,13 @@ size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int 
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint32_t min_delta,
                      uint32_t* value, int32_t* out);
 
+// Width 0 (every delta is min_delta: a regular time column): writes *value + min_delta,
+// *value + 2 * min_delta, ... to out[0, n) a register at a time for the largest n <= take that fills
+// whole registers (8 values of 64 bits, 16 of 32), wrapping in the output type's width; returns n
+// (0 where the CPU does not allow it) and leaves *value at the last one written.
+size_t FillConstantDeltasAvx512(uint64_t min_delta, size_t take, uint64_t* value, int64_t* out);
+size_t FillConstantDeltasAvx512(uint32_t min_delta, size_t take, uint32_t* value, int32_t* out);
+
 }  // namespace tsread
 
 #endif  // TSREAD_ENCODING_TS2DIFF_BLOCKS_H_
