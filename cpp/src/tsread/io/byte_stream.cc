@@ -1,7 +1,5 @@
 #include "tsread/io/byte_stream.h"
 
-#include <bit>
-
 #include "absl/strings/str_cat.h"
 #include "tsread/io/status_macros.h"
 
@@ -23,45 +21,7 @@ absl::Status ByteStream::Corrupt(const char* what, std::string_view detail) cons
   return absl::DataLossError(absl::StrCat("corrupt ", what, " at offset ", offset(), ": ", ToAbsl(detail)));
 }
 
-absl::StatusOr<uint8_t> ByteStream::ReadU8(const char* what) {
-  if (pos_ == end_) return Truncated(what, 1);
-  return static_cast<uint8_t>(*pos_++);
-}
-
-absl::StatusOr<bool> ByteStream::ReadBool(const char* what) {
-  if (pos_ == end_) return Truncated(what, 1);
-  return *pos_++ == 1;
-}
-
-absl::StatusOr<int32_t> ByteStream::ReadI32(const char* what) {
-  if (remaining() < 4) return Truncated(what, 4);
-  uint32_t v = LoadBigEndian32(pos_);
-  pos_ += 4;
-  return static_cast<int32_t>(v);
-}
-
-absl::StatusOr<int64_t> ByteStream::ReadI64(const char* what) {
-  if (remaining() < 8) return Truncated(what, 8);
-  uint64_t v = LoadBigEndian64(pos_);
-  pos_ += 8;
-  return static_cast<int64_t>(v);
-}
-
-absl::StatusOr<float> ByteStream::ReadF32(const char* what) {
-  if (remaining() < 4) return Truncated(what, 4);
-  uint32_t v = LoadBigEndian32(pos_);
-  pos_ += 4;
-  return std::bit_cast<float>(v);
-}
-
-absl::StatusOr<double> ByteStream::ReadF64(const char* what) {
-  if (remaining() < 8) return Truncated(what, 8);
-  uint64_t v = LoadBigEndian64(pos_);
-  pos_ += 8;
-  return std::bit_cast<double>(v);
-}
-
-absl::StatusOr<uint32_t> ByteStream::ReadUVarInt(const char* what) {
+absl::StatusOr<uint32_t> ByteStream::ReadLongUVarInt(const char* what) {
   uint32_t value = 0;
   const char* p = pos_;
   for (int i = 0; i < 5; ++i) {
@@ -79,8 +39,8 @@ absl::StatusOr<uint32_t> ByteStream::ReadUVarInt(const char* what) {
   return Corrupt(what, "varint longer than 5 bytes");
 }
 
-absl::StatusOr<uint32_t> ByteStream::ReadUVarSize(const char* what) {
-  TSREAD_ASSIGN_OR_RETURN(uint32_t v, ReadUVarInt(what));
+absl::StatusOr<uint32_t> ByteStream::ReadLongUVarSize(const char* what) {
+  TSREAD_ASSIGN_OR_RETURN(uint32_t v, ReadLongUVarInt(what));
   if (v > 0x7FFFFFFFu) return Corrupt(what, absl::StrCat("size ", v, " is negative as a Java int"));
   return v;
 }
