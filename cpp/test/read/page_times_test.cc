@@ -74,6 +74,27 @@ TEST(PageTimesTest, OrderIsExactAtTheEndsOfTheRange) {
   }
 }
 
+// A repeated or falling time anywhere in a longer page (the check takes several times a step, then
+// the last ones one by one) is found and named by its row; extremes included.
+TEST(PageTimesTest, EveryRowOfALongPageIsChecked) {
+  constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  for (size_t size : {2, 5, 8, 9, 16, 17, 37}) {
+    std::vector<int64_t> times(size);
+    for (size_t i = 0; i < size; ++i) times[i] = kMin + static_cast<int64_t>(i) * (kMax / 20);
+    times.back() = kMax;
+    ASSERT_TRUE(CheckPageTimes(Header(), Page(std::nullopt), times, ChunkStats(kMin, kMax), std::nullopt).ok()) << size;
+    for (size_t r = 1; r < size; ++r) {
+      for (const int64_t bad : {times[r - 1], times[r - 1] == kMin ? kMin : times[r - 1] - 1, kMin}) {
+        std::vector<int64_t> broken = times;
+        broken[r] = bad;
+        absl::Status s = CheckPageTimes(Header(), Page(std::nullopt), broken, ChunkStats(kMin, kMax), std::nullopt);
+        ASSERT_EQ(s.code(), absl::StatusCode::kDataLoss) << size << " " << r << " " << bad;
+        EXPECT_THAT(s.message(), HasSubstr("of row " + std::to_string(r) + " is not after")) << size << " " << r;
+      }
+    }
+  }
+}
+
 TEST(PageTimesTest, APageNotAfterThePreviousPageIsCorrupt) {
   const std::vector<int64_t> times = {10, 11};
   for (int64_t previous : {10, 11, 50}) {
