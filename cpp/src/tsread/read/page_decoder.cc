@@ -43,19 +43,22 @@ absl::Status CheckCount(uint64_t count, Encoding encoding, DataType type, std::s
   return absl::OkStatus();
 }
 
-// Runs `decode` (which writes `count` values of `stream`) with CheckCount's guarantee at the walk's
-// cost only where it is needed: a count within MaxValuesAtOneBitEach of the stream's size sizes the
-// buffers in proportion to bytes already in memory (a valid stream can take 8 values a byte), so its
-// header walk waits until the decode fails, to say why as the walk would have (a count the headers
-// cannot back always fails to decode: value_count.h). A larger count is walked first. The walk was
-// 2.6 % of a scan of the benchmark file (booleans' RLE runs, TS_2DIFF blocks), for counts all below.
+// Runs `decode` (which writes `count` values of `stream`) with CheckCount's guarantee, walking the
+// headers first only where the count could make buffers outgrow the input: beyond 8 values a byte
+// of the stream (what a valid stream can hold at one bit a value) and beyond kUnwalkedValues (a
+// page's buffers of that many values are at most 1 MiB). Any other count's walk waits until the
+// decode fails, to say why as the walk would have (a count the headers cannot back always fails to
+// decode: value_count.h). The walks were 2.6 % of a scan of the benchmark file, whose pages of
+// 3,200 values are all under both bounds.
+constexpr uint64_t kUnwalkedValues = uint64_t{1} << 16;
+
 template <typename Decode>
 absl::Status DecodeCounted(uint64_t count, Encoding encoding, DataType type, std::string_view stream,
                            const Decode& decode) {
-  const bool proportional = count <= MaxValuesAtOneBitEach(stream.size());
-  if (!proportional) TSREAD_RETURN_IF_ERROR(CheckCount(count, encoding, type, stream));
+  const bool walk_first = count > MaxValuesAtOneBitEach(stream.size()) && count > kUnwalkedValues;
+  if (walk_first) TSREAD_RETURN_IF_ERROR(CheckCount(count, encoding, type, stream));
   absl::Status status = decode();
-  if (!status.ok() && proportional) TSREAD_RETURN_IF_ERROR(CheckCount(count, encoding, type, stream));
+  if (!status.ok() && !walk_first) TSREAD_RETURN_IF_ERROR(CheckCount(count, encoding, type, stream));
   return status;
 }
 
