@@ -1,6 +1,8 @@
 // TS_2DIFF deltas summed in AVX-512 registers (ts2diff_blocks.h).
 #include "tsread/encoding/ts2diff_blocks.h"
 
+#include <cstring>
+
 #include "tsread/encoding/vbmi_intrinsics.h"
 
 namespace tsread {
@@ -49,45 +51,33 @@ TSREAD_TARGET_AVX512_VBMI size_t SumGroupsIn64(
 }
 
 // One 64-byte store per register of values: the scalar loop's 16-byte stores were a twentieth of a
-// full scan of the benchmark file (its time columns are all width 0).
-TSREAD_TARGET_AVX512_VBMI size_t FillConstantDeltas64(uint64_t min_delta, size_t take, uint64_t* value,
-                                                      int64_t* out) {
-  const size_t whole = take - take % 8;
-  const __m512i lanes = _mm512_setr_epi64(1, 2, 3, 4, 5, 6, 7, 8);
-  __m512i v = _mm512_add_epi64(_mm512_set1_epi64(static_cast<int64_t>(*value)),
-                               _mm512_mullo_epi64(_mm512_set1_epi64(static_cast<int64_t>(min_delta)), lanes));
-  const __m512i stride = _mm512_set1_epi64(static_cast<int64_t>(min_delta * 8));
-  for (size_t i = 0; i < whole; i += 8) {
-    _mm512_storeu_si512(out + i, v);
-    v = _mm512_add_epi64(v, stride);
+// full scan of the benchmark file (its time columns are all width 0). Word is unsigned: the sums
+// wrap in its width, as Java's long and int arithmetic.
+template <typename Word, typename Out>
+TSREAD_TARGET_AVX512_VBMI size_t FillConstantDeltas(Word min_delta, size_t take, Word* value, Out* out) {
+  static_assert(sizeof(Word) == sizeof(Out));
+  constexpr size_t kLanes = 64 / sizeof(Word);
+  typedef Word Lanes __attribute__((vector_size(64)));
+  Lanes v;
+  for (size_t j = 0; j < kLanes; ++j) v[j] = static_cast<Word>(*value + min_delta * static_cast<Word>(j + 1));
+  const Word stride = static_cast<Word>(min_delta * kLanes);
+  const size_t whole = take - take % kLanes;
+  for (size_t i = 0; i < whole; i += kLanes) {
+    std::memcpy(out + i, &v, sizeof(v));
+    v += stride;
   }
-  *value += min_delta * whole;
-  return whole;
-}
-
-TSREAD_TARGET_AVX512_VBMI size_t FillConstantDeltas32(uint32_t min_delta, size_t take, uint32_t* value,
-                                                      int32_t* out) {
-  const size_t whole = take - take % 16;
-  const __m512i lanes = _mm512_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-  __m512i v = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(*value)),
-                               _mm512_mullo_epi32(_mm512_set1_epi32(static_cast<int32_t>(min_delta)), lanes));
-  const __m512i stride = _mm512_set1_epi32(static_cast<int32_t>(min_delta * 16));
-  for (size_t i = 0; i < whole; i += 16) {
-    _mm512_storeu_si512(out + i, v);
-    v = _mm512_add_epi32(v, stride);
-  }
-  *value += min_delta * static_cast<uint32_t>(whole);
+  *value = static_cast<Word>(*value + min_delta * static_cast<Word>(whole));
   return whole;
 }
 
 }  // namespace
 
 size_t FillConstantDeltasAvx512(uint64_t min_delta, size_t take, uint64_t* value, int64_t* out) {
-  return CpuHasAvx512Vbmi() ? FillConstantDeltas64(min_delta, take, value, out) : 0;
+  return CpuHasAvx512Vbmi() ? FillConstantDeltas(min_delta, take, value, out) : 0;
 }
 
 size_t FillConstantDeltasAvx512(uint32_t min_delta, size_t take, uint32_t* value, int32_t* out) {
-  return CpuHasAvx512Vbmi() ? FillConstantDeltas32(min_delta, take, value, out) : 0;
+  return CpuHasAvx512Vbmi() ? FillConstantDeltas(min_delta, take, value, out) : 0;
 }
 
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta,
