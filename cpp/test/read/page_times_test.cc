@@ -80,7 +80,7 @@ TEST(PageTimesTest, EveryRowOfALongPageIsChecked) {
   constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
   for (size_t size : {2, 5, 8, 9, 16, 17, 37}) {
     std::vector<int64_t> times(size);
-    for (size_t i = 0; i < size; ++i) times[i] = kMin + static_cast<int64_t>(i) * (kMax / 20);
+    for (size_t i = 0; i < size; ++i) times[i] = kMin + static_cast<int64_t>(i) * (kMax / 40);  // i < 40: no overflow
     times.back() = kMax;
     ASSERT_TRUE(CheckPageTimes(Header(), Page(std::nullopt), times, ChunkStats(kMin, kMax), std::nullopt).ok()) << size;
     for (size_t r = 1; r < size; ++r) {
