@@ -73,11 +73,11 @@ TSREAD_TARGET_AVX512_VBMI size_t FillConstantDeltas(Word min_delta, size_t take,
 }  // namespace
 
 size_t FillConstantDeltasAvx512(uint64_t min_delta, size_t take, uint64_t* value, int64_t* out) {
-  return CpuHasAvx512Vbmi() ? FillConstantDeltas(min_delta, take, value, out) : 0;
+  return FillConstantDeltas(min_delta, take, value, out);
 }
 
 size_t FillConstantDeltasAvx512(uint32_t min_delta, size_t take, uint32_t* value, int32_t* out) {
-  return CpuHasAvx512Vbmi() ? FillConstantDeltas(min_delta, take, value, out) : 0;
+  return FillConstantDeltas(min_delta, take, value, out);
 }
 
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta,

@@ -15,8 +15,9 @@ namespace tsread {
 // Sums whole groups of eight `width`-bit deltas (1..57; at most `groups` of them) at `packed`, of which
 // `readable` bytes lie in the stream, onto *value (wrapping in the width of the output type) and
 // writes each sum to out[8 * g + j]. Stops before the first group whose 64-byte load would pass
-// `readable`; returns the groups done (0 where the CPU or the width does not allow it) and leaves
-// *value at the last sum written.
+// `readable`; returns the groups done (0 where the width does not allow it, or where the build has
+// no AVX-512 copy) and leaves *value at the last sum written. Only where CpuHasAvx512Vbmi(): the
+// caller checks it once a stream.
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint64_t min_delta,
                      uint64_t* value, int64_t* out);
 size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int width, uint32_t min_delta,
@@ -25,7 +26,8 @@ size_t SumGroupsVbmi(const uint8_t* packed, size_t groups, size_t readable, int 
 // Width 0 (every delta is min_delta: a regular time column): writes *value + min_delta,
 // *value + 2 * min_delta, ... to out[0, n) a register at a time for the largest n <= take that fills
 // whole registers (8 values of 64 bits, 16 of 32), wrapping in the output type's width; returns n
-// (0 where the CPU does not allow it) and leaves *value at the last one written.
+// (0 where the build has no AVX-512 copy) and leaves *value at the last one written. Only where
+// CpuHasAvx512Vbmi(), as SumGroupsVbmi.
 size_t FillConstantDeltasAvx512(uint64_t min_delta, size_t take, uint64_t* value, int64_t* out);
 size_t FillConstantDeltasAvx512(uint32_t min_delta, size_t take, uint32_t* value, int32_t* out);
 
