@@ -24,8 +24,8 @@ namespace tsread::cli {
 namespace {
 
 // Non-null count and extremes of one column. Integers are kept exactly; FLOAT/DOUBLE extremes
-// skip NaN.
-struct ColumnStats {
+// skip NaN. A cache line each: two workers' tallies never share one.
+struct alignas(64) ColumnStats {
   uint64_t non_null = 0;
   bool has_int = false, has_float = false;
   int64_t int_min = std::numeric_limits<int64_t>::max(), int_max = std::numeric_limits<int64_t>::min();
@@ -193,27 +193,35 @@ int RunScan(const Args& args) {
   absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(**dataset, options);
   if (!scanner.ok()) return Fail(scanner.status());
   const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
-  std::vector<std::vector<ColumnStats>> stats(options.num_threads, std::vector<ColumnStats>(projection.size()));
-  std::vector<uint64_t> rows(options.num_threads, 0);
+  // Each worker adds to its own tally, on a cache line of its own (workers write theirs after
+  // every batch).
+  struct alignas(64) WorkerTally {
+    uint64_t rows = 0;
+    std::vector<ColumnStats> stats;
+  };
+  std::vector<WorkerTally> tallies(options.num_threads);
+  for (WorkerTally& t : tallies) t.stats.resize(projection.size());
   // The bar's total: the rows the files' metadata announces (ignoring the time range and tag
   // predicates), only worth computing for a terminal.
   uint64_t planned_rows = 0;
   if (ProgressBar::OnTerminal()) planned_rows = AnnouncedRows(**dataset, (*scanner)->options().table);
   ProgressBar progress("scan", planned_rows);
   absl::Status status = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
-    rows[worker] += batch.num_rows();
+    WorkerTally& tally = tallies[worker];
+    tally.rows += batch.num_rows();
     progress.Add(batch.num_rows());
-    AddBatch(projection, batch, stats[worker]);
+    AddBatch(projection, batch, tally.stats);
     return absl::OkStatus();
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) return Fail(status);
   progress.Finish();
   uint64_t total_rows = 0;
+  std::vector<ColumnStats>& stats = tallies[0].stats;  // every worker's, merged
   for (int w = 0; w < options.num_threads; ++w) {
-    total_rows += rows[w];
+    total_rows += tallies[w].rows;
     if (w > 0) {
-      for (size_t j = 0; j < projection.size(); ++j) stats[0][j].Merge(stats[w][j]);
+      for (size_t j = 0; j < projection.size(); ++j) stats[j].Merge(tallies[w].stats[j]);
     }
   }
   const double rate = seconds > 0 ? static_cast<double>(total_rows) / seconds : 0;
@@ -240,12 +248,12 @@ int RunScan(const Args& args) {
   }
   std::cout << ",\n \"columns\": {";
   for (size_t j = 0; j < projection.size(); ++j) {
-    std::cout << (j ? ",\n  " : "\n  ") << JsonString(projection[j].name) << ": {\"non_null\": " << stats[0][j].non_null;
+    std::cout << (j ? ",\n  " : "\n  ") << JsonString(projection[j].name) << ": {\"non_null\": " << stats[j].non_null;
     if (HasExtremes(projection[j].data_type)) {
       std::cout << ", \"min\": ";
-      PrintExtreme(std::cout, projection[j], stats[0][j], true);
+      PrintExtreme(std::cout, projection[j], stats[j], true);
       std::cout << ", \"max\": ";
-      PrintExtreme(std::cout, projection[j], stats[0][j], false);
+      PrintExtreme(std::cout, projection[j], stats[j], false);
     }
     std::cout << "}";
   }

@@ -252,6 +252,53 @@ std::string FewLongDevices(size_t devices, size_t pages) {
   return bytes;
 }
 
+// Guided splits for workers that claim them in turn: contiguous from the first device, each at
+// least one device, never larger than the one before, the first a 1 / (2 x workers) share, the
+// last a device each, and a few dozen rather than one per device; their rows are the full scan's.
+TEST(TableScannerTest, ShrinkingSplitsGoFromAShareOfTheDevicesToOneDevice) {
+  const std::string bytes = FewLongDevices(1000, 1);
+  std::unique_ptr<TsFileReader> reader = TsFileReader::Open(MemoryFileView(bytes, "devices.tsfile")).value();
+  ScanOptions options;
+  options.table = "t";
+  std::unique_ptr<TableScanner> scanner = TableScanner::Create(*reader, options).value();
+  ASSERT_EQ(scanner->device_count(), 1000u);
+  const std::vector<std::string> expected = RowsOfScan(*scanner, 1);
+  for (const size_t workers : {size_t{1}, size_t{2}, size_t{3}, size_t{8}}) {
+    const std::vector<ScanSplit> splits = scanner->ShrinkingSplits(workers);
+    ASSERT_FALSE(splits.empty());
+    EXPECT_EQ(splits.front().device_count, 1000 / (2 * workers)) << workers;
+    EXPECT_EQ(splits.back().device_count, 1u) << workers;
+    // About 2 x workers x (ln(devices / (2 x workers)) + 1) splits: 26 for two workers.
+    EXPECT_LE(splits.size(), 2 * workers * 8) << workers;
+    size_t next = 0;
+    std::vector<std::string> rows;
+    for (size_t s = 0; s < splits.size(); ++s) {
+      EXPECT_EQ(splits[s].first_device, next);
+      EXPECT_GE(splits[s].device_count, 1u);
+      if (s > 0) {
+        EXPECT_LE(splits[s].device_count, splits[s - 1].device_count);
+      }
+      next += splits[s].device_count;
+      ASSERT_TRUE(scanner
+                      ->ScanSplitRows(splits[s],
+                                      [&](const TableBatch& batch) {
+                                        for (size_t i = 0; i < batch.num_rows(); ++i) {
+                                          rows.push_back(RowKey(scanner->projection(), batch, i));
+                                        }
+                                        return absl::OkStatus();
+                                      })
+                      .ok());
+    }
+    EXPECT_EQ(next, 1000u);
+    EXPECT_EQ(rows, expected) << workers;
+  }
+  // Fewer devices than twice the workers: a device a split.
+  const std::string few = FewLongDevices(3, 1);
+  std::unique_ptr<TsFileReader> few_reader = TsFileReader::Open(MemoryFileView(few, "few.tsfile")).value();
+  std::unique_ptr<TableScanner> few_scanner = TableScanner::Create(*few_reader, options).value();
+  EXPECT_EQ(few_scanner->ShrinkingSplits(2).size(), 3u);
+}
+
 // An ordered scan queues at most a few groups of batches of a split that is not being delivered,
 // on the calling thread as on the others: with three long devices (a split each) the calling
 // thread once decoded the split after the one being delivered into the queue whole (each device

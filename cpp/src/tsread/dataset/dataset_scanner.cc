@@ -20,10 +20,6 @@ bool AcceptsNull(const TagPredicate& predicate) {
                      [](const std::optional<std::string>& v) { return !v.has_value(); });
 }
 
-// Splits per thread of one file in an unordered scan: enough to balance a file's devices
-// across the workers while other files are being planned.
-constexpr size_t kSplitsPerThread = 4;
-
 }  // namespace
 
 DatasetScanner::DatasetScanner(const Dataset& dataset, DatasetScanOptions options, TableSchema schema,
@@ -260,7 +256,7 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
           if (absl::Status s = FileFailed(plan_index, plan.status()); !s.ok()) fail(std::move(s));
         } else if (plan->has_value()) {
           file->scan = std::move(**plan);
-          splits = file->scan.scanner->EvenSplits(static_cast<size_t>(threads) * kSplitsPerThread);
+          splits = file->scan.scanner->ShrinkingSplits(static_cast<size_t>(threads));
         }
         std::lock_guard<std::mutex> lock(mutex);
         --planning;

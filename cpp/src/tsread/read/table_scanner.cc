@@ -242,6 +242,17 @@ std::vector<ScanSplit> TableScanner::EvenSplits(size_t max_splits) const {
   return splits;
 }
 
+std::vector<ScanSplit> TableScanner::ShrinkingSplits(size_t workers) const {
+  std::vector<ScanSplit> splits;
+  const size_t parts = 2 * std::max<size_t>(workers, 1);
+  for (size_t first = 0; first < devices_.size();) {
+    const size_t count = std::max<size_t>(1, (devices_.size() - first) / parts);
+    splits.push_back(ScanSplit{first, count, 0});
+    first += count;
+  }
+  return splits;
+}
+
 absl::StatusOr<TableScanner::Cursor> TableScanner::OpenCursor(std::optional<ScanSplit> split) const {
   const ScanSplit range = split.value_or(ScanSplit{0, devices_.size(), 0});
   TSREAD_RETURN_IF_ERROR(CheckSplit(range));
@@ -410,9 +421,9 @@ std::vector<TableScanner::Cursor*> TableScanner::WorkspaceCursors(Workspace& wor
 absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
                                          const std::vector<Cursor*>& cursors) const {
   const int threads = options_.num_threads;
-  // Several splits per worker so that uneven devices still balance; workers take the next
-  // split as they finish one.
-  const std::vector<ScanSplit> splits = EvenSplits(static_cast<size_t>(threads) * 16);
+  // Workers take the next split as they finish one; the last splits are small, so that uneven
+  // devices (or a stalled worker) still balance.
+  const std::vector<ScanSplit> splits = ShrinkingSplits(static_cast<size_t>(threads));
   std::atomic<size_t> next_split{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;

@@ -119,6 +119,12 @@ class TableScanner {
   // Up to `max_splits` splits of about equal device counts (bytes left 0), without reading any
   // device's metadata: what scan workers claim.
   std::vector<ScanSplit> EvenSplits(size_t max_splits) const;
+  // Splits for `workers` that claim them in order from a shared queue, without reading any
+  // device's metadata: each holds about 1 / (2 x workers) of the devices no earlier split holds
+  // (guided scheduling), so the first are large and the last hold a device each. A worker that
+  // finishes early, or one the system stalls, then leaves at most a device or two to the other
+  // workers' end instead of an even split's share.
+  std::vector<ScanSplit> ShrinkingSplits(size_t workers) const;
 
   // Reads one split on the calling thread: batches in device order, each device's rows in time
   // order. The batch is valid only during the callback. Safe to call concurrently for
