@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,46 @@ TEST(GorillaTest, RandomBitPatterns) {
   const testing::RandomFloatingBits random = testing::RandomBitPatterns(5);
   ExpectRoundTrip(random.doubles);
   ExpectRoundTrip(random.floats);
+}
+
+// 32-bit streams of '10' changes of every meaningful width S (1..32) at every offset class,
+// separated by gaps of repeats from 0 to past the fast loop's 8 and 48 (a step's gap and a run
+// taken at once), the lengths changing now and then ('11'): every way a step of two changes, one
+// change, a long gap or a single value can start, and their mixes.
+TEST(GorillaTest, ChangesOfEveryWidthBetweenGapsOfEveryLength) {
+  std::mt19937_64 rng(11);
+  const std::vector<uint64_t> gap_lengths = {0, 1, 2, 7, 8, 9, 10, 20, 47, 48, 49, 60};
+  for (uint64_t sig = 1; sig <= 32; ++sig) {
+    for (uint64_t repeat_odds : {0u, 2u, 6u}) {  // gaps: none, geometric, mostly long
+      std::vector<uint32_t> bits;
+      uint32_t value = static_cast<uint32_t>(rng());
+      bits.push_back(value);
+      uint64_t trailing = rng() % (33 - sig);
+      for (size_t i = 0; i < 3000; ++i) {
+        if (rng() % 50 == 0) trailing = rng() % (33 - sig);  // new lengths: a '11'
+        uint64_t gap = 0;
+        if (repeat_odds == 6) {
+          gap = gap_lengths[rng() % gap_lengths.size()];
+        } else if (repeat_odds == 2) {
+          while (rng() % 2 == 0 && gap < 12) ++gap;
+        }
+        for (uint64_t g = 0; g < gap; ++g) bits.push_back(value);
+        // Exactly `sig` meaningful bits from bit `trailing` up: top and bottom bits set.
+        uint64_t x = (rng() | 1 | (uint64_t{1} << (sig - 1))) & ((uint64_t{1} << sig) - 1);
+        value ^= static_cast<uint32_t>(x << trailing);
+        bits.push_back(value);
+      }
+      std::vector<int32_t> ints;
+      std::vector<float> floats;
+      for (uint32_t b : bits) {
+        ints.push_back(static_cast<int32_t>(b));
+        floats.push_back(std::bit_cast<float>(b));
+      }
+      SCOPED_TRACE(::testing::Message() << "S " << sig << ", repeat odds " << repeat_odds);
+      ExpectRoundTrip(ints);
+      ExpectRoundTrip(floats);
+    }
+  }
 }
 
 TEST(GorillaTest, IgnoresBytesAfterTheCountedValues) {

@@ -183,7 +183,7 @@ TSREAD_ALWAYS_INLINE Stop DecodeFastZone(BitReader& in, XorState& state, size_t*
 }
 
 #if TSREAD_BMI2_DISPATCH
-// The same loops compiled with BMI2 (cpu_dispatch.h), and LZCNT for W = 32 (TakeTwoChanges32
+// The same loops compiled with BMI2 (cpu_dispatch.h), and LZCNT for W = 32 (TakeChanges32
 // counts leading zeros twice per step; the W = 64 loops count none, and timed slower built so).
 template <int W, typename T>
 TSREAD_TARGET_BMI2 Stop DecodeFastZoneBmi2(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {

@@ -16,47 +16,12 @@
 
 namespace tsread::gorilla_steps {
 
-// Two values of '0' and '10' (both lengths of a '10' are then 2 + S <= 28 and the pair fits the
-// 56 bits a refill guarantees) at the top of `window`. The length of the pair is a select among
-// four sums on three bits read at fixed offsets (0, 1 and 2 + S) instead of two dependent steps,
-// which halves the dependency chain from one value's position to the next. False, with nothing
-// written or consumed, when a '11' or a '10' before any '11' is among the two: the one-value
-// step handles those.
-constexpr uint64_t kMaxPairSig = 26;
+// A valid S for the stretch before the first '11' stores lengths: it keeps the one-value step's
+// shifts defined while nothing may use it (a '10' there is an error).
+constexpr uint64_t kPlaceholderSig = 26;
 
-template <typename T>
-TSREAD_ALWAYS_INLINE bool TakePair32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
-                                     RefillingBitBuffer& r) {
-  const uint64_t step = 2 + s.sig;           // length of a '10'
-  const uint64_t first = window >> 63;       // value 1 changes
-  const uint64_t at_one = (window >> 62) & 1;              // control of value 2 if value 1 is '0'
-  const uint64_t at_step = (window >> (63 - step)) & 1;    // ... if value 1 is '10'
-  const uint64_t first_mask = 0 - first;
-  const uint64_t offset = 1 + ((step - 1) & first_mask);  // where value 2 starts
-  const uint64_t second = at_one ^ ((at_one ^ at_step) & first_mask);
-  const uint64_t total = offset + 1 + ((step - 1) & (0 - second));
-  const uint64_t second_window = window << offset;
-  if (__builtin_expect((((window >> 62) == 3) | ((second_window >> 62) == 3) |
-                        ((first | second) & no_lengths)) != 0, 0)) {
-    return false;
-  }
-  const uint64_t drop = 64 - s.sig;
-  const uint64_t v1 = s.prev ^ ((((window << 2) >> drop) & (0 - first)) << s.trailing);
-  const uint64_t v2 = v1 ^ ((((second_window << 2) >> drop) & (0 - second)) << s.trailing);
-  out[0] = std::bit_cast<T>(static_cast<uint32_t>(v1));
-  out[1] = std::bit_cast<T>(static_cast<uint32_t>(v2));
-  s.prev = v2;
-  r.Consume(static_cast<unsigned>(total));
-  return true;
-}
-
-// Two '10' values and the repeats ('0') before each, when the gaps are at most kMaxGap repeats
-// and all of it fits the 56 bits a refill guarantees. Rounded FLOAT data is '0' and '10' at random
-// with S near 21, so a step takes four values on average, and its dependency chain is two
-// leading-zero counts and a shift (lzcnt with BMI2's copy: one cycle each) instead of a control
-// bit per value. Returns the number of values written to out[0, that) (0: nothing written or
-// consumed, the pair or one-value step takes over); it stores up to out[2 * kMaxGap + 1], so the
-// caller leaves room for kChangesRoom values.
+// The repeats ('0') before a '10' value are at most kMaxGap in a step: a gap is filled with
+// FillGap's fixed-size stores.
 constexpr uint64_t kMaxGap = 8;
 constexpr size_t kChangesRoom = 2 * kMaxGap + 2;
 
@@ -74,98 +39,79 @@ TSREAD_ALWAYS_INLINE void FillGap(T* out, uint32_t bits) {
   std::memcpy(out + kMaxGap, &bits, sizeof(bits));
 }
 
+// A '10' value and the repeats ('0') before it, then a second such gap and change when it fits
+// too: at most kMaxGap repeats each, and both inside the 56 bits a refill guarantees. Rounded
+// FLOAT data is '0' and '10' at random with S near 21 (a step takes four values on average) and
+// S up to 32 after a sign change (one change and its gap a step). Whether the second change fits
+// depends on its gap and S, at random, so it is a select, not a branch: the step's dependency
+// chain is two leading-zero counts and a few shifts, and its only branch (a '11', a gap longer
+// than kMaxGap, a '10' before any '11') is rarely taken. Returns the number of values written to
+// out[0, that) (0: nothing written or consumed, the one-value step takes over); it stores up to
+// out[2 * kMaxGap + 1], so the caller leaves room for kChangesRoom values.
 template <typename T>
-TSREAD_ALWAYS_INLINE size_t TakeTwoChanges32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
-                                             RefillingBitBuffer& r) {
+TSREAD_ALWAYS_INLINE size_t TakeChanges32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
+                                          RefillingBitBuffer& r) {
   const uint64_t step = 2 + s.sig;  // <= 34
   const uint64_t gap1 = LeadingZeros(window);
   const uint64_t first = window << gap1;  // starts with the '1' of value gap1
-  const uint64_t after = first << step;
+  if (__builtin_expect(((gap1 > kMaxGap) | ((first >> 62) != 2) | (no_lengths != 0)) != 0, 0)) return 0;
+  const uint64_t after = first << step;  // gap1 + step <= 42 bits in: inside the refill
   const uint64_t gap2 = LeadingZeros(after);
   const uint64_t second = after << gap2;
-  const uint64_t total = gap1 + gap2 + 2 * step;
-  if (__builtin_expect(((gap1 > kMaxGap) | (gap2 > kMaxGap) | (total > 56) | ((first >> 62) != 2) |
-                        ((second >> 62) != 2) | (no_lengths != 0)) != 0, 0)) {
-    return 0;
-  }
+  const uint64_t one_total = gap1 + step;
+  const uint64_t two_total = one_total + gap2 + step;
   const uint64_t drop = 64 - s.sig;
   const uint64_t v1 = s.prev ^ (((first << 2) >> drop) << s.trailing);
-  const uint64_t v2 = v1 ^ (((second << 2) >> drop) << s.trailing);
-  // Later stores overwrite the slack of earlier ones: out[0, gap1) keep prev, out[gap1, gap1 + gap2]
-  // are v1, out[gap1 + gap2 + 1] is v2.
+  // Later stores overwrite the slack of earlier ones: out[0, gap1) keep prev, out[gap1, gap1 +
+  // gap2] are v1, out[gap1 + gap2 + 1] is v2.
   FillGap(out, static_cast<uint32_t>(s.prev));
   FillGap(out + gap1, static_cast<uint32_t>(v1));
-  const uint32_t last = static_cast<uint32_t>(v2);
-  std::memcpy(out + gap1 + gap2 + 1, &last, sizeof(last));
-  s.prev = v2;
-  r.Consume(static_cast<unsigned>(total));
-  return gap1 + gap2 + 2;
-}
-
-// One '10' value and the repeats ('0') before it, for 26 < S <= 32 (TakeTwoChanges32's pair no
-// longer fits a refill): a sign change of a FLOAT random walk stores L = 0, and every value until
-// the next '11' then takes S = 32 - T; a two-decimal walk's page spends about a seventh of its
-// changes so. The chain is one leading-zero count and a shift for the gap and its change, instead
-// of a control bit per value. Returns the number of values written to out[0, that) (0: nothing
-// written or consumed); it stores up to out[kMaxGap].
-template <typename T>
-TSREAD_ALWAYS_INLINE size_t TakeChangeAfterGap32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
-                                                 RefillingBitBuffer& r) {
-  const uint64_t gap = LeadingZeros(window);
-  const uint64_t first = window << gap;  // starts with the '1' of value gap
-  const uint64_t total = gap + 2 + s.sig;  // <= 8 + 34: inside the 56 bits of a refill
-  if (__builtin_expect(((gap > kMaxGap) | ((first >> 62) != 2) | (no_lengths != 0)) != 0, 0)) return 0;
-  const uint64_t v = s.prev ^ (((first << 2) >> (64 - s.sig)) << s.trailing);
-  FillGap(out, static_cast<uint32_t>(s.prev));
-  const uint32_t bits = static_cast<uint32_t>(v);
-  std::memcpy(out + gap, &bits, sizeof(bits));
-  s.prev = v;
-  r.Consume(static_cast<unsigned>(total));
-  return gap + 1;
+  // Usually taken; a branch (well predicted within a stretch of one S) measured faster than
+  // selects, which lengthen the chain to the next step.
+  if (__builtin_expect((gap2 <= kMaxGap) & (two_total <= 56) & ((second >> 62) == 2), 1)) {
+    const uint64_t v2 = v1 ^ (((second << 2) >> drop) << s.trailing);
+    const uint32_t bits = static_cast<uint32_t>(v2);
+    std::memcpy(out + gap1 + gap2 + 1, &bits, sizeof(bits));
+    s.prev = v2;
+    r.Consume(static_cast<unsigned>(two_total));
+    return gap1 + gap2 + 2;
+  }
+  s.prev = v1;
+  r.Consume(static_cast<unsigned>(one_total));
+  return gap1 + 1;
 }
 
 // Values [*i, count) for W = 32 while 8 bytes remain at the next load, without a branch on '0'
 // versus '10': rounded FLOAT data mixes the two at random, and a mispredicted branch per value
 // costs more than this loop. A 32-bit value takes at most 2 + 10 + 32 = 44 bits, so after a
-// Refill() the register window holds the whole value; the dependency chain per value is only
-// control bit -> length -> shift, the load for the next refill proceeds meanwhile. Each step
-// takes 48 repeats, two changes and their gaps (TakeTwoChanges32) or a pair (TakePair32) for
-// S <= 26, one change and its gap (TakeChangeAfterGap32) for a wider S, or else (a '11', a long
-// gap) one value.
+// Refill() the register window holds the whole value; the load for the next refill proceeds
+// meanwhile. Each step takes a gap longer than kMaxGap (up to kRepeatRun repeats), one or two
+// changes and their gaps (TakeChanges32), or else (a '11', the last values) one value.
 template <typename T>
 TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_t* i, size_t count, T* out) {
   if (in.bytes_ahead() < 8) return Stop::kDone;
   RefillingBitBuffer r(in);
   XorState s = state;
-  // All ones until the first '11' stores lengths; a valid S keeps the shifts defined meanwhile
-  // (one that allows pairs, so that a page opening with repeats takes them two at a time).
+  // All ones until the first '11' stores lengths.
   uint64_t no_lengths = s.sig == 0 ? ~uint64_t{0} : 0;
-  if (s.sig == 0) s.sig = kMaxPairSig;
+  if (s.sig == 0) s.sig = kPlaceholderSig;
   size_t k = *i;
   Stop stop = Stop::kDone;
   for (; k < count && r.CanRefill(); ++k) {
     r.Refill();
     const uint64_t window = r.window();
-    if (__builtin_expect(window < (uint64_t{1} << (64 - kRepeatRun)), 0) && count - k >= kRepeatRun) {
-      // kRepeatRun '0's: a value that stays the same (a constant column) costs a store.
-      std::fill_n(out + k, kRepeatRun, std::bit_cast<T>(static_cast<uint32_t>(s.prev)));
-      r.Consume(kRepeatRun);
-      k += kRepeatRun - 1;  // and the loop's ++k
+    const uint64_t zeros = LeadingZeros(window);
+    if (__builtin_expect(zeros > kMaxGap, 0)) {
+      // More repeats than a step's gap: up to kRepeatRun at once (a constant stretch costs a
+      // store per value).
+      const size_t run = std::min<size_t>(std::min<uint64_t>(zeros, kRepeatRun), count - k);
+      std::fill_n(out + k, run, std::bit_cast<T>(static_cast<uint32_t>(s.prev)));
+      r.Consume(static_cast<unsigned>(run));
+      k += run - 1;  // and the loop's ++k
       continue;
     }
-    if (s.sig <= kMaxPairSig && count - k >= kChangesRoom) {
-      const size_t taken = TakeTwoChanges32(window, no_lengths, s, out + k, r);
-      if (taken != 0) {
-        k += taken - 1;  // and the loop's ++k
-        continue;
-      }
-    }
-    if (s.sig <= kMaxPairSig && count - k >= 2 && TakePair32(window, no_lengths, s, out + k, r)) {
-      ++k;  // and the loop's ++k: two values
-      continue;
-    }
-    if (s.sig > kMaxPairSig && count - k > kMaxGap) {
-      const size_t taken = TakeChangeAfterGap32(window, no_lengths, s, out + k, r);
+    if (count - k >= kChangesRoom) {
+      const size_t taken = TakeChanges32(window, no_lengths, s, out + k, r);
       if (taken != 0) {
         k += taken - 1;  // and the loop's ++k
         continue;
