@@ -71,7 +71,7 @@ class TableReader {
   bool in_device_ = false;
   DeviceId device_;
   std::vector<TimeseriesMetadata> series_;
-  ReadAhead index_reads_;  // devices' series metadata, read in index order
+  ReadAhead index_reads_{ReadAhead::kMetadataWindowBytes};  // devices' series metadata, in index order
   AlignedDeviceReader device_reader_;
   TableBatch batch_;
 };

@@ -179,7 +179,7 @@ class TableScanner {
     // The current device's time and projected series; on the heap because device_reader_ points
     // to it and a cursor may be moved.
     std::unique_ptr<std::vector<TimeseriesMetadata>> series_;
-    ReadAhead index_reads_;  // the split's devices' series metadata, read in index order
+    ReadAhead index_reads_{ReadAhead::kMetadataWindowBytes};  // the split's devices' series metadata, in index order
     AlignedDeviceReader device_reader_;
     TableBatch batch_;
     // With predicate columns outside the projection: every read column of a page, whose projected
