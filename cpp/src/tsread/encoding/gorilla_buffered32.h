@@ -42,12 +42,12 @@ TSREAD_ALWAYS_INLINE void FillGap(T* out, uint32_t bits) {
 // A '10' value and the repeats ('0') before it, then a second such gap and change when it fits
 // too: at most kMaxGap repeats each, and both inside the 56 bits a refill guarantees. Rounded
 // FLOAT data is '0' and '10' at random with S near 21 (a step takes four values on average) and
-// S up to 32 after a sign change (one change and its gap a step). Whether the second change fits
-// depends on its gap and S, at random, so it is a select, not a branch: the step's dependency
-// chain is two leading-zero counts and a few shifts, and its only branch (a '11', a gap longer
-// than kMaxGap, a '10' before any '11') is rarely taken. Returns the number of values written to
-// out[0, that) (0: nothing written or consumed, the one-value step takes over); it stores up to
-// out[2 * kMaxGap + 1], so the caller leaves room for kChangesRoom values.
+// S up to 32 after a sign change (one change and its gap a step). One step kind for every S: the
+// loop used to choose among three by S, and for S 24..26 the choice was a coin toss. The step's
+// dependency chain is two leading-zero counts and a few shifts; the early return (a '11', a gap
+// longer than kMaxGap, a '10' before any '11') is rarely taken. Returns the number of values
+// written to out[0, that) (0: nothing written or consumed, the one-value step takes over); it
+// stores up to out[2 * kMaxGap + 1], so the caller leaves room for kChangesRoom values.
 template <typename T>
 TSREAD_ALWAYS_INLINE size_t TakeChanges32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
                                           RefillingBitBuffer& r) {
@@ -66,8 +66,8 @@ TSREAD_ALWAYS_INLINE size_t TakeChanges32(uint64_t window, uint64_t no_lengths, 
   // gap2] are v1, out[gap1 + gap2 + 1] is v2.
   FillGap(out, static_cast<uint32_t>(s.prev));
   FillGap(out + gap1, static_cast<uint32_t>(v1));
-  // Usually taken; a branch (well predicted within a stretch of one S) measured faster than
-  // selects, which lengthen the chain to the next step.
+  // Usually taken. A branch, not selects: predicted, it lets the next step start before this
+  // one's length is known (selects measured 20 % slower, docs/benchmarks.md session 22).
   if (__builtin_expect((gap2 <= kMaxGap) & (two_total <= 56) & ((second >> 62) == 2), 1)) {
     const uint64_t v2 = v1 ^ (((second << 2) >> drop) << s.trailing);
     const uint32_t bits = static_cast<uint32_t>(v2);
