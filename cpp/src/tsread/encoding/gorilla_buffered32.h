@@ -44,17 +44,17 @@ TSREAD_ALWAYS_INLINE void FillGap(T* out, uint32_t bits) {
 // FLOAT data is '0' and '10' at random with S near 21 (a step takes four values on average) and
 // S up to 32 after a sign change (one change and its gap a step). One step kind for every S: the
 // loop used to choose among three by S, and for S 24..26 the choice was a coin toss. The step's
-// dependency chain is two leading-zero counts and a few shifts; the early return (a '11', a gap
-// longer than kMaxGap, a '10' before any '11') is rarely taken. Returns the number of values
-// written to out[0, that) (0: nothing written or consumed, the one-value step takes over); it
-// stores up to out[2 * kMaxGap + 1], so the caller leaves room for kChangesRoom values.
+// dependency chain is two leading-zero counts and a few shifts; the early return (a '11', a '10'
+// before any '11') is rarely taken. `gap1` is LeadingZeros(window), at most kMaxGap: the caller
+// counted it to take longer gaps itself. Returns the number of values written to out[0, that) (0:
+// nothing written or consumed, the one-value step takes over); it stores up to
+// out[2 * kMaxGap + 1], so the caller leaves room for kChangesRoom values.
 template <typename T>
-TSREAD_ALWAYS_INLINE size_t TakeChanges32(uint64_t window, uint64_t no_lengths, XorState& s, T* out,
+TSREAD_ALWAYS_INLINE size_t TakeChanges32(uint64_t window, uint64_t gap1, uint64_t no_lengths, XorState& s, T* out,
                                           RefillingBitBuffer& r) {
   const uint64_t step = 2 + s.sig;  // <= 34
-  const uint64_t gap1 = LeadingZeros(window);
   const uint64_t first = window << gap1;  // starts with the '1' of value gap1
-  if (__builtin_expect(((gap1 > kMaxGap) | ((first >> 62) != 2) | (no_lengths != 0)) != 0, 0)) return 0;
+  if (__builtin_expect((((first >> 62) != 2) | (no_lengths != 0)) != 0, 0)) return 0;
   const uint64_t after = first << step;  // gap1 + step <= 42 bits in: inside the refill
   const uint64_t gap2 = LeadingZeros(after);
   const uint64_t second = after << gap2;
@@ -111,7 +111,7 @@ TSREAD_ALWAYS_INLINE Stop DecodeBuffered32(BitReader& in, XorState& state, size_
       continue;
     }
     if (count - k >= kChangesRoom) {
-      const size_t taken = TakeChanges32(window, no_lengths, s, out + k, r);
+      const size_t taken = TakeChanges32(window, zeros, no_lengths, s, out + k, r);
       if (taken != 0) {
         k += taken - 1;  // and the loop's ++k
         continue;

@@ -34,7 +34,8 @@ constexpr uint64_t kNewLengthsHeader = 2 + 2 * kLengthBits<W>;
 // byte, every 9-byte peek a fast loop makes for the value stays inside the span.
 constexpr size_t kFastBytes = 16;
 
-// Repeats ('0') taken at once when the next bits are this many '0's (<= 56: one refilled window).
+// Most repeats ('0') taken at once (<= 56: one refilled window): the 32-bit loop takes up to this
+// many, the 64-bit loop this many when at least this many follow.
 constexpr unsigned kRepeatRun = 48;
 
 // Decodes the '11' header at the top of `window` into `s`; false if L + S exceeds W.
