@@ -426,5 +426,32 @@ TEST_F(ValuePredicateEdgeTest, BadPredicatesAreInvalidArgumentsNamingThem) {
   }
 }
 
+TEST(ValuePredicateLossyTest, FloatStatisticsRuleOutOnlyWhereTheEncodingKeepsValuesExact) {
+  // The same values in GORILLA (lossless) and TS_2DIFF (scaled to a precision: statistics describe
+  // the values before encoding, §4). f_double lies in [-82.56, 329.84], 632 of 12,000 rows null.
+  for (const auto& [stem, lossless] : {std::pair<std::string, bool>{"table_enc_GORILLA", true},
+                                       std::pair<std::string, bool>{"table_enc_TS_2DIFF", false}}) {
+    SCOPED_TRACE(stem);
+    std::unique_ptr<TsFileReader> reader = TsFileReader::Open(testing::FixturePath(stem + ".tsfile")).value();
+    PredicateCounts counts;
+    EXPECT_EQ(Scan(*reader, "t_enc", {"f_int32"}, {{"f_double", CompareOp::kGt, {1000.0}}}, &counts).size(), 0u);
+    EXPECT_EQ(counts.devices_skipped > 0, lossless);
+    EXPECT_EQ(Scan(*reader, "t_enc", {"f_int32"}, {{"f_double", CompareOp::kGt, {-1000.0}}}, &counts).size(),
+              12000u - 632u);
+    EXPECT_EQ(Scan(*reader, "t_enc", {"f_int32"}, {{"f_double", CompareOp::kIsNotNull, {}}}, &counts).size(),
+              12000u - 632u);
+  }
+}
+
+TEST_F(ValuePredicateEdgeTest, DoublesTrueForEveryRowOfAPageAreSettledByItsStatistics) {
+  // v_double: 0..999 with NaN at row 250 (page 2) and infinities at 400 and 401 (page 4); every
+  // other page is settled from its statistics and GORILLA header, not evaluated.
+  size_t rows = 0;
+  PredicateCounts counts = CountsOf({{"v_double", CompareOp::kGt, {-1e300}}}, &rows);
+  EXPECT_EQ(rows, 1000u - 2);  // not NaN, not -infinity
+  EXPECT_EQ(counts.pages_matched, 8u);
+  EXPECT_EQ(counts.pages_evaluated, 2u);
+}
+
 }  // namespace
 }  // namespace tsread
