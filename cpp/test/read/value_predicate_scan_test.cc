@@ -19,6 +19,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
+#include "testing/read_log.h"
 #include "testing/table_schemas.h"
 #include "testing/test_mode.h"
 #include "tsread/read/table_scanner.h"
@@ -440,6 +441,31 @@ TEST(ValuePredicateLossyTest, FloatStatisticsRuleOutOnlyWhereTheEncodingKeepsVal
               12000u - 632u);
     EXPECT_EQ(Scan(*reader, "t_enc", {"f_int32"}, {{"f_double", CompareOp::kIsNotNull, {}}}, &counts).size(),
               12000u - 632u);
+  }
+}
+
+TEST(ValuePredicateLossyTest, AReaderRemembersChunkEncodingsForItsNextScan) {
+  // f_double > 1000 matches no row. GORILLA: every device is ruled out by its statistics once its
+  // chunk headers show the encoding exact; the first scan reads those headers (below the index),
+  // the next scan of the same reader nothing of the data section. TS_2DIFF: read both times.
+  for (const auto& [stem, lossless] : {std::pair<std::string, bool>{"table_enc_GORILLA", true},
+                                       std::pair<std::string, bool>{"table_enc_TS_2DIFF", false}}) {
+    SCOPED_TRACE(stem);
+    const std::string path = testing::FixturePath(stem + ".tsfile");
+    testing::ReadLog log;
+    std::unique_ptr<TsFileReader> reader = TsFileReader::Open(log.Opener()(path).value()).value();
+    const uint64_t meta_offset = reader->metadata().meta_offset;
+    for (int scan = 0; scan < 2; ++scan) {
+      SCOPED_TRACE(scan);
+      log.Clear();
+      EXPECT_EQ(Scan(*reader, "t_enc", {"f_int32"}, {{"f_double", CompareOp::kGt, {1000.0}}}).size(), 0u);
+      const uint64_t data_bytes = log.BytesReadBelow(path, meta_offset);
+      if (lossless && scan == 1) {
+        EXPECT_EQ(data_bytes, 0u);
+      } else {
+        EXPECT_GT(data_bytes, 0u);
+      }
+    }
   }
 }
 

@@ -14,16 +14,30 @@ bool KeepsFloatsExact(Encoding encoding) {
          encoding == Encoding::kChimp;
 }
 
-bool HeaderKeepsValuesExact(const ChunkHeader& header, DataType type) {
-  if (header.data_type != type) return false;
-  if (type != DataType::kFloat && type != DataType::kDouble) return true;
+namespace {
+
+TsFileReader::ChunkValueFacts FactsOf(const ChunkHeader& header) {
   const std::optional<Encoding> encoding = EncodingFromByte(header.encoding_byte);
-  return encoding.has_value() && KeepsFloatsExact(*encoding);
+  return {header.data_type, encoding.has_value() && KeepsFloatsExact(*encoding)};
+}
+
+bool FactsKeepValuesExact(const TsFileReader::ChunkValueFacts& facts, DataType type) {
+  if (facts.type != type) return false;
+  return (type != DataType::kFloat && type != DataType::kDouble) || facts.floats_exact;
+}
+
+}  // namespace
+
+bool HeaderKeepsValuesExact(const ChunkHeader& header, DataType type) {
+  return FactsKeepValuesExact(FactsOf(header), type);
 }
 
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
                                            int64_t chunk_offset, Buffer& scratch) {
   if (series.data_type != DataType::kFloat && series.data_type != DataType::kDouble) return true;
+  if (std::optional<TsFileReader::ChunkValueFacts> known = reader.KnownChunkFacts(chunk_offset); known.has_value()) {
+    return FactsKeepValuesExact(*known, series.data_type);
+  }
   const uint64_t offset = static_cast<uint64_t>(chunk_offset);
   const uint64_t size = reader.file().size();
   if (offset >= size) return false;
@@ -33,7 +47,11 @@ absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const Tim
   TSREAD_RETURN_IF_ERROR(reader.file().ReadInto(offset, want, scratch));
   ByteStream in(scratch.bytes(), offset);
   absl::StatusOr<ChunkHeader> header = ReadChunkHeader(in);
-  return header.ok() && HeaderKeepsValuesExact(*header, series.data_type);
+  // An unreadable header is not remembered: decoding the chunk reports what is wrong with it.
+  if (!header.ok()) return false;
+  const TsFileReader::ChunkValueFacts facts = FactsOf(*header);
+  reader.RememberChunkFacts(chunk_offset, facts);
+  return FactsKeepValuesExact(facts, series.data_type);
 }
 
 }  // namespace tsread

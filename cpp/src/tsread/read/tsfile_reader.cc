@@ -158,6 +158,18 @@ absl::StatusOr<std::shared_ptr<const TsFileReader::CachedDeviceNode>> TsFileRead
   return std::shared_ptr<const CachedDeviceNode>(std::move(parsed));
 }
 
+std::optional<TsFileReader::ChunkValueFacts> TsFileReader::KnownChunkFacts(int64_t offset) const {
+  std::shared_lock lock(chunk_facts_mutex_);
+  auto it = chunk_facts_.find(offset);
+  if (it == chunk_facts_.end()) return std::nullopt;
+  return it->second;
+}
+
+void TsFileReader::RememberChunkFacts(int64_t offset, ChunkValueFacts facts) const {
+  std::unique_lock lock(chunk_facts_mutex_);
+  if (chunk_facts_.size() < kMaxKnownChunks) chunk_facts_.emplace(offset, facts);
+}
+
 absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::string_view index_name,
                                                                        const DeviceId& device) const {
   const TableIndex* index = metadata_.FindIndex(index_name);

@@ -89,6 +89,18 @@ class TsFileReader {
   // (meta_offset, offset). Used by DeviceIterator.
   absl::Status ReadDeviceNode(int64_t offset, int64_t end, Buffer& bytes, DeviceIndexNode& node) const;
 
+  // What a chunk's header says of its values: their type, and whether its encoding keeps FLOAT
+  // and DOUBLE values bit for bit (lossless_chunks.h).
+  struct ChunkValueFacts {
+    DataType type = DataType::kBoolean;
+    bool floats_exact = false;
+  };
+  // The facts read from the header of the chunk at `offset` so far, nullopt when not read yet. A
+  // scan reads a FLOAT or DOUBLE chunk's header before trusting its statistics to skip it (a system
+  // call a chunk); the next scan of the open reader answers from memory.
+  std::optional<ChunkValueFacts> KnownChunkFacts(int64_t offset) const;
+  void RememberChunkFacts(int64_t offset, ChunkValueFacts facts) const;
+
   // Maximum depth of an index tree; deeper (or cyclic) trees are corrupt (§13 item 3).
   static constexpr int kMaxIndexDepth = 64;
 
@@ -120,12 +132,17 @@ class TsFileReader {
   Buffer metadata_bytes_;  // the roots' device ids are views into these bytes
   TsFileMetadata metadata_;
 
-  // Device-node cache for FindDevice, bounded by kDeviceNodeCacheBytes of node bytes. The only
-  // mutable state of a reader; guarded so that concurrent lookups are safe.
+  // The reader's only mutable state, two caches of facts read from the file, each guarded so
+  // that concurrent scans are safe:
+  // device nodes for FindDevice, bounded by kDeviceNodeCacheBytes of node bytes;
   static constexpr uint64_t kDeviceNodeCacheBytes = 64 << 20;
   mutable std::shared_mutex cache_mutex_;
   mutable std::unordered_map<int64_t, std::shared_ptr<const CachedDeviceNode>> device_node_cache_;
   mutable uint64_t device_node_cache_bytes_ = 0;
+  // and chunk headers' facts, bounded by kMaxKnownChunks chunks (~40 bytes each).
+  static constexpr size_t kMaxKnownChunks = size_t{1} << 17;
+  mutable std::shared_mutex chunk_facts_mutex_;
+  mutable std::unordered_map<int64_t, ChunkValueFacts> chunk_facts_;
 };
 
 // A device visited by DeviceIterator. `id` views index bytes held by the iterator: valid until
