@@ -26,7 +26,7 @@ bool HeaderKeepsValuesExact(const ChunkHeader& header, DataType type);
 // Whether the chunk at `chunk_offset`, of series `series`, is written with an encoding that keeps
 // `series`' values exact (always true but for FLOAT and DOUBLE). Reads the chunk's header (a few
 // dozen bytes, into `scratch`: a caller checking many chunks reuses one) the first time `reader`
-// is asked, its answer after (TsFileReader::KnownChunkExactness); a header that cannot be read
+// is asked, its answer after (TsFileReader::KnownChunkFacts); a header that cannot be read
 // gives false (decoding then reports what is wrong).
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
                                            int64_t chunk_offset, Buffer& scratch);
