@@ -1,11 +1,14 @@
 // Truncation and corruption sweeps over every fixture, from in-memory buffers: whatever the
 // bytes, a full read returns a status — never a crash, hang or unbounded allocation (ASan and the
 // per-test timeout watch for those). TSREAD_TEST_MODE=full runs the long version.
+#include <functional>
 #include <random>
+#include <string_view>
 
 #include "gtest/gtest.h"
 #include "testing/fixtures.h"
 #include "testing/read_everything.h"
+#include "testing/scan_with_predicates.h"
 #include "testing/test_mode.h"
 
 namespace tsread {
@@ -44,29 +47,50 @@ TEST_P(SweepTest, EveryTruncationIsAnError) {
   }
 }
 
-TEST_P(SweepTest, RandomCorruptionNeverCrashes) {
-  const std::string bytes = testing::ReadWholeFile(testing::FixturePath(GetParam() + ".tsfile"));
-  ASSERT_FALSE(bytes.empty());
-  const int cases = FullMode() ? 10000 : (SanitizerBuild() ? 60 : 300);
-  std::mt19937_64 rng(0x75726561 ^ std::hash<std::string>()(GetParam()));
+// How many of `cases` damaged copies of the fixture `stem` `read` fails on. Each copy has 1-4
+// bytes overwritten; half of the damage goes to the metadata tail, where the length fields live.
+size_t CorruptionErrors(const std::string& stem, int cases, uint64_t seed,
+                        const std::function<absl::Status(std::string_view)>& read) {
+  const std::string bytes = testing::ReadWholeFile(testing::FixturePath(stem + ".tsfile"));
+  EXPECT_FALSE(bytes.empty());
+  if (bytes.empty()) return 0;
+  std::mt19937_64 rng(seed ^ std::hash<std::string>()(stem));
   const size_t tail = std::min<size_t>(bytes.size(), 8192);
   size_t errors = 0;
   for (int c = 0; c < cases; ++c) {
     std::string corrupt = bytes;
     const int flips = 1 + static_cast<int>(rng() % 4);
     for (int f = 0; f < flips; ++f) {
-      // Half of the damage goes to the metadata tail, where the length fields live.
       const size_t at = (rng() & 1) ? bytes.size() - 1 - rng() % tail : rng() % bytes.size();
       corrupt[at] = static_cast<char>(rng());
     }
-    errors += !testing::ReadEverything(corrupt).ok();
+    errors += !read(corrupt).ok();
   }
+  return errors;
+}
+
+TEST_P(SweepTest, RandomCorruptionNeverCrashes) {
+  const int cases = FullMode() ? 10000 : (SanitizerBuild() ? 60 : 300);
   // Nothing to assert on the outcome of a single case (a flipped value byte reads fine); the
   // sweep passes by not crashing. Most damage to the tail is detected, though:
-  EXPECT_GT(errors, 0u);
+  auto read = [](std::string_view bytes) { return testing::ReadEverything(bytes); };
+  EXPECT_GT(CorruptionErrors(GetParam(), cases, 0x75726561, read), 0u);
+}
+
+// The same damage to the table-model fixtures, read by scans whose value predicates let
+// statistics decide what is read.
+class PredicateSweepTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PredicateSweepTest, RandomCorruptionUnderValuePredicatesNeverCrashes) {
+  const std::string bytes = testing::ReadWholeFile(testing::FixturePath(GetParam() + ".tsfile"));
+  ASSERT_TRUE(testing::ScanWithPredicates(bytes).ok());
+  const int cases = FullMode() ? 2000 : (SanitizerBuild() ? 15 : 60);
+  EXPECT_GT(CorruptionErrors(GetParam(), cases, 0x70726564, testing::ScanWithPredicates), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, SweepTest, ::testing::ValuesIn(testing::FixtureStems()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Fixtures, PredicateSweepTest, ::testing::ValuesIn(testing::TableFixtureStems()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
