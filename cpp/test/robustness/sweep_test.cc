@@ -84,7 +84,8 @@ class PredicateSweepTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(PredicateSweepTest, RandomCorruptionUnderValuePredicatesNeverCrashes) {
   const std::string bytes = testing::ReadWholeFile(testing::FixturePath(GetParam() + ".tsfile"));
   ASSERT_TRUE(testing::ScanWithPredicates(bytes).ok());
-  const int cases = FullMode() ? 2000 : (SanitizerBuild() ? 15 : 60);
+  // As many cases under sanitizers: fewer left some fixtures without a detected error to assert.
+  const int cases = FullMode() ? 2000 : 60;
   EXPECT_GT(CorruptionErrors(GetParam(), cases, 0x70726564, testing::ScanWithPredicates), 0u);
 }
 
