@@ -47,13 +47,10 @@ TEST_P(SweepTest, EveryTruncationIsAnError) {
   }
 }
 
-// How many of `cases` damaged copies of the fixture `stem` `read` fails on. Each copy has 1-4
-// bytes overwritten; half of the damage goes to the metadata tail, where the length fields live.
-size_t CorruptionErrors(const std::string& stem, int cases, uint64_t seed,
+// How many of `cases` damaged copies of the fixture `stem`'s `bytes` `read` fails on. Each copy has
+// 1-4 bytes overwritten; half of the damage goes to the metadata tail, where the length fields live.
+size_t CorruptionErrors(const std::string& stem, const std::string& bytes, int cases, uint64_t seed,
                         const std::function<absl::Status(std::string_view)>& read) {
-  const std::string bytes = testing::ReadWholeFile(testing::FixturePath(stem + ".tsfile"));
-  EXPECT_FALSE(bytes.empty());
-  if (bytes.empty()) return 0;
   std::mt19937_64 rng(seed ^ std::hash<std::string>()(stem));
   const size_t tail = std::min<size_t>(bytes.size(), 8192);
   size_t errors = 0;
@@ -70,11 +67,13 @@ size_t CorruptionErrors(const std::string& stem, int cases, uint64_t seed,
 }
 
 TEST_P(SweepTest, RandomCorruptionNeverCrashes) {
+  const std::string bytes = testing::ReadWholeFile(testing::FixturePath(GetParam() + ".tsfile"));
+  ASSERT_FALSE(bytes.empty());
   const int cases = FullMode() ? 10000 : (SanitizerBuild() ? 60 : 300);
   // Nothing to assert on the outcome of a single case (a flipped value byte reads fine); the
   // sweep passes by not crashing. Most damage to the tail is detected, though:
   auto read = [](std::string_view bytes) { return testing::ReadEverything(bytes); };
-  EXPECT_GT(CorruptionErrors(GetParam(), cases, 0x75726561, read), 0u);
+  EXPECT_GT(CorruptionErrors(GetParam(), bytes, cases, 0x75726561, read), 0u);
 }
 
 // The same damage to the table-model fixtures, read by scans whose value predicates let
@@ -83,10 +82,11 @@ class PredicateSweepTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PredicateSweepTest, RandomCorruptionUnderValuePredicatesNeverCrashes) {
   const std::string bytes = testing::ReadWholeFile(testing::FixturePath(GetParam() + ".tsfile"));
+  ASSERT_FALSE(bytes.empty());
   ASSERT_TRUE(testing::ScanWithPredicates(bytes).ok());
   // As many cases under sanitizers: fewer left some fixtures without a detected error to assert.
   const int cases = FullMode() ? 2000 : 60;
-  EXPECT_GT(CorruptionErrors(GetParam(), cases, 0x70726564, testing::ScanWithPredicates), 0u);
+  EXPECT_GT(CorruptionErrors(GetParam(), bytes, cases, 0x70726564, testing::ScanWithPredicates), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, SweepTest, ::testing::ValuesIn(testing::FixtureStems()),
