@@ -33,7 +33,7 @@ void Scan(benchmark::State& state, std::vector<std::string> columns, std::vector
     ScanOptions options;
     options.table = "sensors";
     options.columns = columns;
-    options.value_predicates = predicates;
+    options.value_predicates.assign(predicates.begin(), predicates.end());
     absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
     if (!scanner.ok()) {
       state.SkipWithError(std::string(scanner.status().message()).c_str());

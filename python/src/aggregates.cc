@@ -26,8 +26,14 @@ py::object Int128(__int128 v) {
   return sum;
 }
 
-// A value of `type` as a Python object; TEXT/STRING that is not UTF-8 is CorruptFileError.
-py::object Value(DataType type, const AggregateValue& v, const std::string& column) {
+// The file a corrupt value came from, as far as the result tells: the dataset's, when it has one.
+std::string FileOf(const Dataset& dataset) {
+  return dataset.files().size() == 1 ? dataset.files().front().path : std::string();
+}
+
+// A value of `type` as a Python object; TEXT/STRING that is not UTF-8 is CorruptFileError naming
+// `file` (empty: unknown) and the column.
+py::object Value(DataType type, const AggregateValue& v, const std::string& column, const std::string& file) {
   switch (type) {
     case DataType::kBoolean: return py::bool_(v.i != 0);
     case DataType::kFloat:
@@ -38,7 +44,7 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
       PyObject* s = PyUnicode_DecodeUTF8(v.s.data(), static_cast<Py_ssize_t>(v.s.size()), "strict");
       if (s == nullptr) {
         PyErr_Clear();
-        RaiseCorrupt({}, "column \"" + column + "\": an aggregated value is not UTF-8");
+        RaiseCorrupt(file, "column \"" + column + "\": an aggregated value is not UTF-8: " + BytesRepr(v.s));
       }
       return py::reinterpret_steal<py::object>(s);
     }
@@ -74,12 +80,14 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   for (const ColumnSchema& c : r.columns) columns.append(py::make_tuple(c.name, std::string(DataTypeName(c.data_type))));
   out["columns"] = columns;
   py::list device, tags, buckets, rows, first_time, last_time;
+  const std::string file = FileOf(*ds.dataset());
   for (const GroupAggregate& g : r.groups) {
-    device.append(g.device);
+    // A device id is its tags' text: one that is not UTF-8 is a damaged file, not a str.
+    device.append(Value(DataType::kString, AggregateValue{0, 0, g.device}, "device id", file));
     py::list values;
     for (size_t k = 0; k < g.tags.size(); ++k) {
       const std::optional<std::string>& t = g.tags[k];
-      values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k]) : py::none());
+      values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k], file) : py::none());
     }
     tags.append(values);
     buckets.append(g.bucket ? py::object(py::int_(*g.bucket)) : py::none());
@@ -105,10 +113,10 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
       count.append(c.count());
-      min.append(any && c.has_min_max() ? Value(column.data_type, c.min(), column.name) : py::none());
-      max.append(any && c.has_min_max() ? Value(column.data_type, c.max(), column.name) : py::none());
-      first.append(any ? Value(column.data_type, c.first(), column.name) : py::none());
-      last.append(any ? Value(column.data_type, c.last(), column.name) : py::none());
+      min.append(any && c.has_min_max() ? Value(column.data_type, c.min(), column.name, file) : py::none());
+      max.append(any && c.has_min_max() ? Value(column.data_type, c.max(), column.name, file) : py::none());
+      first.append(any ? Value(column.data_type, c.first(), column.name, file) : py::none());
+      last.append(any ? Value(column.data_type, c.last(), column.name, file) : py::none());
       first_at.append(any ? py::object(py::int_(c.first_time())) : py::none());
       last_at.append(any ? py::object(py::int_(c.last_time())) : py::none());
       if (!any || !c.has_sum()) {

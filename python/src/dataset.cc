@@ -88,6 +88,7 @@ py::list PyDataset::Devices(const std::optional<std::string>& table, InvalidUtf8
     for (size_t i = 0; i < dataset_->files().size(); ++i) {
       if (dataset_->files()[i].FindTable(name) == nullptr) continue;
       std::shared_ptr<const TsFileReader> reader = CheckNoGil(dataset_->OpenFile(i));
+      if (reader->metadata().FindIndex(name) == nullptr) continue;  // in the schema, without a device
       DeviceIterator it = CheckNoGil(reader->Devices(name));
       while (const DeviceEntry* entry = CheckNoGil(it.Next())) {
         const DeviceId id = entry->id.ToOwned();  // segments() refers into it: keep it alive

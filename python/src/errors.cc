@@ -39,6 +39,21 @@ std::optional<std::string> FileIn(std::string_view message, const Dataset* datas
   return best;
 }
 
+// Text from a message for Python: bytes that are not UTF-8 (a damaged name the message quotes)
+// as \xNN escapes, never a UnicodeDecodeError instead of the error being raised.
+py::str MessageText(std::string_view message) {
+  PyObject* text = PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace");
+  if (text == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(text);
+}
+
+// A path as os.fsdecode gives it (undecodable bytes as surrogates, which os.fsencode restores).
+py::str PathText(std::string_view path) {
+  PyObject* text = PyUnicode_DecodeFSDefaultAndSize(path.data(), static_cast<Py_ssize_t>(path.size()));
+  if (text == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(text);
+}
+
 }  // namespace
 
 // Raises the Python exception for a failed status: CorruptFileError (a ValueError) for corrupt or
@@ -64,11 +79,11 @@ std::optional<std::string> FileIn(std::string_view message, const Dataset* datas
     case absl::StatusCode::kResourceExhausted: cls = py::reinterpret_borrow<py::object>(PyExc_MemoryError); break;
     default: cls = py::reinterpret_borrow<py::object>(PyExc_RuntimeError); break;
   }
-  py::object error = cls(message);
+  py::object error = cls(MessageText(message));
   if (status.code() == absl::StatusCode::kDataLoss || status.code() == absl::StatusCode::kUnimplemented) {
     std::optional<std::string> file = FileIn(message, dataset);
     std::optional<uint64_t> offset = OffsetIn(message);
-    error.attr("file") = file ? py::cast(*file) : py::none();
+    error.attr("file") = file ? py::object(PathText(*file)) : py::none();
     error.attr("offset") = offset ? py::cast(*offset) : py::none();
   }
   PyErr_SetObject(cls.ptr(), error.ptr());
@@ -79,8 +94,8 @@ std::string BytesRepr(std::string_view bytes) { return py::repr(py::bytes(bytes.
 
 [[noreturn]] void RaiseCorrupt(std::string_view file, const std::string& message) {
   py::object cls = ModuleAttr("CorruptFileError");
-  py::object error = cls(file.empty() ? message : std::string(file) + ": " + message);
-  error.attr("file") = file.empty() ? py::none() : py::cast(std::string(file));
+  py::object error = cls(MessageText(file.empty() ? message : std::string(file) + ": " + message));
+  error.attr("file") = file.empty() ? py::none() : py::object(PathText(file));
   error.attr("offset") = py::none();
   PyErr_SetObject(cls.ptr(), error.ptr());
   throw py::error_already_set();

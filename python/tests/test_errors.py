@@ -64,3 +64,28 @@ def test_corrupt_file_in_dataset_names_it(tmp_path, fixtures, original):
     with pytest.raises(tsread.CorruptFileError) as e:
         tsread.read_table(tmp_path)
     assert e.value.file == str(tmp_path / "b.tsfile")
+
+
+@pytest.mark.parametrize("name", [b"t_all", b"f_int32", b"f_string", b"region", b"dev_17", b"mode_5"])
+def test_damaged_names_raise_corrupt_file_error_never_unicode_errors(tmp_path, original, name):
+    """A byte of a stored string (table, column, tag value, statistics) turned into one that is
+    not UTF-8: every call reads or raises tsread's errors, never a raw UnicodeDecodeError."""
+    at = [i for i in range(len(original)) if original.startswith(name, i)]
+    assert at, name
+    for where in at[:4]:
+        data = bytearray(original)
+        data[where + 1] = 0xFF
+        path = tmp_path / "n.tsfile"
+        path.write_bytes(bytes(data))
+        for call in (lambda: tsread.read_table(path), lambda: list(tsread.iter_batches(path, batch_rows=50000)),
+                     lambda: tsread.open(path).devices(), lambda: tsread.open(path).info(),
+                     lambda: tsread.last(path), lambda: tsread.aggregate(path),
+                     lambda: tsread.read_table(path, filters=[("f_string", "=", "mode_5")])):
+            try:
+                call()
+            except UnicodeError as e:  # before ValueError: UnicodeDecodeError is one
+                pytest.fail(f"{name!r} damaged at {where}: {e!r}")
+            except tsread.CorruptFileError as e:
+                assert e.file == str(path)
+            except (ValueError, OSError):
+                pass

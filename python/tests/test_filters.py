@@ -41,6 +41,22 @@ CASES = [
     ([("region", "=", None)], lambda r: r.region.isna()),
     ([("f_int64", "<", 0)], lambda r: r.f_int64 < 0),
     ([("f_int32", "<", 101.5)], lambda r: r.f_int32 < 101.5),
+    # None in the list of `in` matches a null (pyarrow's is_in with nulls matching); it was read
+    # as False and returned the false rows too.
+    ([("f_boolean", "in", [True, None])], lambda r: (r.f_boolean == True) | r.f_boolean.isna()),  # noqa: E712
+    ([("f_int32", "in", [101, None])], lambda r: (r.f_int32 == 101) | r.f_int32.isna()),
+    ([("f_string", "in", [None])], lambda r: r.f_string.isna()),
+    ([("region", "in", ["east", None])], lambda r: (r.region == "east") | r.region.isna()),
+    ([("f_int32", "not in", [101, None])], lambda r: (r.f_int32 != 101) & r.f_int32.notna()),
+    # A list of lists: an OR of ANDs (pyarrow's DNF).
+    ([[("region", "=", "east")], [("region", "=", "west")]], lambda r: r.region.isin(["east", "west"])),
+    ([[("f_int32", ">", 100), ("f_double", "<", 0)], [("region", "=", None)]],
+     lambda r: ((r.f_int32 > 100) & (r.f_double < 0)) | r.region.isna()),
+    ([[("f_boolean", "=", True)], [("f_int64", "<", 0), ("id", "in", ["dev_17", None])]],
+     lambda r: (r.f_boolean == True) | ((r.f_int64 < 0) & ((r.id == "dev_17") | r.id.isna()))),  # noqa: E712
+    # A BLOB operand in the form cat prints.
+    ([("f_blob", "=", "0x75")], lambda r: r.f_blob == b"u"),
+    ([("f_blob", "=", b"u")], lambda r: r.f_blob == b"u"),
 ]
 
 
@@ -68,10 +84,23 @@ def test_iter_batches_and_dask_take_filters(alltypes, rows):
     ([("f_int32", ">", "abc")], ValueError),
     ([("f_int32", "~", 1)], ValueError),
     ([("f_int32", ">")], ValueError),
-    ([[("f_int32", ">", 1)], [("f_int32", "<", 0)]], ValueError),  # OR
+    ([[("f_int32", ">", 1)], ("f_int32", "<", 0)], ValueError),  # a mix of a conjunction and a tuple
+    ([[("f_int32", ">", 1)], []], ValueError),  # an empty conjunction would match everything
+    ([("f_date", ">", "2024-13-45")], ValueError),
+    ([("f_date", ">", 20240231)], ValueError),
+    ([("f_blob", "=", "0xzz")], ValueError),
     ([("f_int32", ">", None)], ValueError),
     ([("f_int32", ">", object())], TypeError),
 ])
 def test_bad_filters_raise(alltypes, filters, error):
     with pytest.raises(error):
         tsread.read_table(alltypes, filters=filters)
+
+
+def test_dnf_filters_reach_iter_batches_and_dask(alltypes, rows):
+    filters = [[("region", "=", "east")], [("f_int32", "in", [101, None])]]
+    want = rows[((rows.region == "east") | (rows.f_int32 == 101) | rows.f_int32.isna()).fillna(False).astype(bool)]
+    _same(pd.concat(tsread.iter_batches(alltypes, filters=filters, batch_rows=5000)), want)
+    got = tsread.dask.read_tsfile(alltypes, filters=filters, split_bytes=1 << 16).compute()
+    assert len(got) == len(want)
+    assert sorted(got.time.tolist()) == sorted(want.time.tolist())

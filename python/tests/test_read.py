@@ -298,3 +298,30 @@ def test_read_tree_selects_and_gives_time_like_read_table(fixtures):
 def test_read_tree_of_a_table_model_file_is_an_error(fixtures):
     with pytest.raises(ValueError, match="no tree-model data.*read_table"):
         tsread.read_tree(fixtures / "table_alltypes.tsfile")
+
+
+def test_digit_strings_are_times_in_the_files_unit(fixtures):
+    """start='1700003000000' is a number of ms, as in the CLI and SQL (numpy read it as a year)."""
+    path = str(fixtures / "table_alltypes.tsfile")
+    by_int = tsread.read_table(path, start=1700003000000, end=1700005000000, time_as="int")
+    assert len(by_int) > 0
+    by_text = tsread.read_table(path, start="1700003000000", end=" 1700005000000 ", time_as="int")
+    assert by_text.time.tolist() == by_int.time.tolist()
+    assert by_text.time.min() >= 1700003000000 and by_text.time.max() <= 1700005000000
+    # ISO text is still a date.
+    assert len(tsread.read_table(path, start="2023-11-14T22:13:20", time_as="int")) > 0
+
+
+def test_a_table_without_rows_reads_empty_with_its_schema(tmp_path):
+    """A table in the file's schema without a device: empty results with the schema's dtypes."""
+    path = generate_dataset(tmp_path / "empty.tsfile", "--devices", 0)
+    with tsread.open(path) as f:
+        assert f.tables == ["sensors"]
+        assert f.devices("sensors") == []
+    df = tsread.read_table(path)
+    assert len(df) == 0
+    assert list(df.columns) == ["time", "region", "device", "s_int64", "s_double", "s_float", "s_int32", "s_bool"]
+    assert str(df.s_double.dtype) == "float64"
+    assert len(tsread.read_table(path, filters=[("s_double", ">", 1)])) == 0
+    assert sum(len(b) for b in tsread.iter_batches(path, batch_rows=10)) == 0
+    assert len(tsread.dask.read_tsfile(path).compute()) == 0

@@ -47,6 +47,11 @@ def to_ms(value):
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, str):
+        # Digits alone are a number in the file's unit (ms), as in the CLI and SQL; numpy would
+        # read '1700003000000' as a year.
+        digits = value.strip()
+        if digits.lstrip("+-").isdigit() and digits[:1] in "+-0123456789":
+            return int(digits)
         value = np.datetime64(value.rstrip("Z"))
     if isinstance(value, np.datetime64):
         if np.isnat(value):
@@ -159,29 +164,35 @@ def _filter_value(value, function):
         raise TypeError(f"{function}: a filter value cannot be {type(value).__name__}") from None
 
 
-def filters(value, function):
-    """filters=[(column, op, value), ...], ANDed (the convention of pandas' and pyarrow's Parquet
-    readers) -> [(column, op, [values])] in the library's operators. op: = == != < <= > >= in
-    "not in"; a None value with = or != means IS NULL / IS NOT NULL. A list of lists (OR) is
-    refused."""
-    if value is None:
-        return None
+def _is_filter_tuple(f):
+    return isinstance(f, tuple) or (isinstance(f, list) and len(f) == 3 and not isinstance(f[0], (list, tuple)))
+
+
+def _conjunction(value, function):
+    """[(column, op, value), ...] -> [[(column, op, [values]), ...], ...]: clauses ANDed, each
+    a list of alternatives ORed (`in` with None is `= values OR IS NULL`)."""
     out = []
     for f in value:
-        if isinstance(f, list) and f and isinstance(f[0], (list, tuple)):
-            raise ValueError(f"{function}: filters is one list of (column, op, value) tuples, ANDed; "
-                             "a list of lists (OR) is not supported")
-        if not isinstance(f, (list, tuple)) or len(f) != 3:
+        if not isinstance(f, (list, tuple)) or len(f) != 3 or isinstance(f[0], (list, tuple)):
             raise ValueError(f"{function}: a filter is a (column, op, value) tuple, not {f!r}")
         column, op, operand = str(f[0]), str(f[1]).strip().lower(), f[2]
         if op in ("in", "not in"):
             if isinstance(operand, (str, bytes)) or not hasattr(operand, "__iter__"):
                 raise ValueError(f"{function}: filter {f!r}: '{op}' takes a list of values")
-            values = [_filter_value(v, function) for v in operand]
+            operand = list(operand)
+            # None in the list matches a null (pyarrow's is_in with nulls matching): `in` keeps
+            # null rows too, `not in` drops them.
+            with_null = any(v is None for v in operand)
+            values = [_filter_value(v, function) for v in operand if v is not None]
             if op == "in":
-                out.append((column, "=", values) if values else (column, "=", []))
+                alternatives = [(column, "=", values)] if values or not with_null else []
+                if with_null:
+                    alternatives.append((column, "IS NULL", []))
+                out.append(alternatives)
             else:
-                out.extend((column, "!=", [v]) for v in values)
+                out.extend([(column, "!=", [v])] for v in values)
+                if with_null:
+                    out.append([(column, "IS NOT NULL", [])])
             continue
         if op not in _FILTER_OPS:
             raise ValueError(f"{function}: filter {f!r}: op is one of {', '.join(list(_FILTER_OPS) + ['in', 'not in'])}")
@@ -189,7 +200,27 @@ def filters(value, function):
         if operand is None:
             if op not in ("=", "!="):
                 raise ValueError(f"{function}: filter {f!r}: None compares only with = or !=")
-            out.append((column, "IS NULL" if op == "=" else "IS NOT NULL", []))
+            out.append([(column, "IS NULL" if op == "=" else "IS NOT NULL", [])])
             continue
-        out.append((column, op, [_filter_value(operand, function)]))
+        out.append([(column, op, [_filter_value(operand, function)])])
     return out
+
+
+def filters(value, function):
+    """filters=[(column, op, value), ...], ANDed, or [[...], [...], ...], an OR of such lists (the
+    disjunctive normal form of pandas' and pyarrow's Parquet readers) -> a list of conjunctions
+    (ORed), each a list of clauses (ANDed), each a list of (column, op, [values]) alternatives
+    (ORed), in the library's operators. op: = == != < <= > >= in "not in"; a None value with = or !=
+    means IS NULL / IS NOT NULL, and None in the list of `in` / `not in` matches a null."""
+    if value is None:
+        return None
+    value = list(value)
+    if value and all(isinstance(f, list) and not _is_filter_tuple(f) for f in value):
+        if not all(f for f in value):
+            raise ValueError(f"{function}: filters: an empty list inside a list of lists (OR) matches nothing; "
+                             "leave it out")
+        return [_conjunction(f, function) for f in value]
+    if any(isinstance(f, list) and not _is_filter_tuple(f) for f in value):
+        raise ValueError(f"{function}: filters is a list of (column, op, value) tuples (ANDed) or a list of "
+                         "such lists (ORed), not a mix of both")
+    return [_conjunction(value, function)]

@@ -54,7 +54,7 @@ int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
   if (!columns.ok()) return Fail(columns.status());
   options.columns = *columns;
   options.time_range = cat.range;
-  absl::StatusOr<std::vector<ValuePredicate>> predicates = PredicatesFromArgs(args);
+  absl::StatusOr<std::vector<PredicateExpr>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.value_predicates = *predicates;
   absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);

@@ -144,28 +144,51 @@ std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag)
   return items;
 }
 
-absl::StatusOr<std::vector<ValuePredicate>> PredicatesFromArgs(const Args& args) {
-  std::vector<ValuePredicate> predicates;
+absl::StatusOr<std::vector<PredicateExpr>> PredicatesFromArgs(const Args& args) {
+  std::vector<PredicateExpr> predicates;
   for (const std::string& where : args.GetAll("where")) {
-    absl::StatusOr<std::vector<ValuePredicate>> parsed = ParsePredicates(where);
+    absl::StatusOr<std::vector<PredicateExpr>> parsed = ParsePredicates(where);
     if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat("--where: ", parsed.status().message()));
-    for (ValuePredicate& p : *parsed) predicates.push_back(std::move(p));
+    for (PredicateExpr& p : *parsed) predicates.push_back(std::move(p));
   }
   return predicates;
 }
 
-absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args) {
-  TSREAD_ASSIGN_OR_RETURN(std::vector<ValuePredicate> parsed, PredicatesFromArgs(args));
-  std::vector<TagPredicate> predicates;
-  for (const ValuePredicate& p : parsed) {
-    if (p.op != CompareOp::kEq && p.op != CompareOp::kIsNull) {
-      return absl::InvalidArgumentError(absl::StrCat("--where ", DescribePredicate(p), ": this command takes ",
-                                                     "tag=value[,value...] (or tag= for a null tag) only"));
+namespace {
+
+// `tag = a, b` or `tag =` (null), or an OR of them on one column, as the tag predicate it is.
+std::optional<TagPredicate> AsTagPredicate(const PredicateExpr& expr) {
+  std::vector<const ValuePredicate*> alternatives;
+  if (expr.kind == PredicateExpr::Kind::kComparison) alternatives.push_back(&expr.comparison);
+  if (expr.kind == PredicateExpr::Kind::kOr) {
+    for (const PredicateExpr& operand : expr.operands) {
+      if (operand.kind != PredicateExpr::Kind::kComparison) return std::nullopt;
+      alternatives.push_back(&operand.comparison);
     }
-    TagPredicate tag{p.column, {}};
-    if (p.op == CompareOp::kIsNull) tag.values.push_back(std::nullopt);
-    for (const PredicateValue& v : p.values) tag.values.emplace_back(std::get<std::string>(v));  // parsed text
-    predicates.push_back(std::move(tag));
+  }
+  if (alternatives.empty()) return std::nullopt;
+  TagPredicate tag{alternatives.front()->column, {}};
+  for (const ValuePredicate* p : alternatives) {
+    if (p->column != tag.column || (p->op != CompareOp::kEq && p->op != CompareOp::kIsNull)) return std::nullopt;
+    if (p->op == CompareOp::kIsNull) tag.values.push_back(std::nullopt);
+    for (const PredicateValue& v : p->values) tag.values.emplace_back(std::get<std::string>(v));  // parsed text
+  }
+  return tag;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args) {
+  TSREAD_ASSIGN_OR_RETURN(std::vector<PredicateExpr> parsed, PredicatesFromArgs(args));
+  std::vector<TagPredicate> predicates;
+  for (const PredicateExpr& p : parsed) {
+    std::optional<TagPredicate> tag = AsTagPredicate(p);
+    if (!tag.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("--where ", DescribePredicate(p), ": this command takes ",
+                                                     "tag=value[,value...] (or tag= for a null tag, or ORs of ",
+                                                     "those on one tag) only"));
+    }
+    predicates.push_back(*std::move(tag));
   }
   return predicates;
 }

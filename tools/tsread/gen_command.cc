@@ -88,7 +88,7 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
     }
     return std::nullopt;
   };
-  if (auto e = size_flag("devices", options.devices, 1)) return e;
+  if (auto e = size_flag("devices", options.devices, 0)) return e;  // 0: the schema alone, a table without rows
   if (auto e = size_flag("rows", options.rows, 1)) return e;
   if (auto e = size_flag("page-points", options.page_points, 1)) return e;
   if (auto e = size_flag("fields", options.fields, 0)) return e;

@@ -170,7 +170,7 @@ int RunScan(const Args& args) {
   absl::StatusOr<TimeRange> range = TimeRangeFromArgs(args);
   if (!range.ok()) return Fail(range.status());
   options.time_range = *range;
-  absl::StatusOr<std::vector<ValuePredicate>> predicates = PredicatesFromArgs(args);
+  absl::StatusOr<std::vector<PredicateExpr>> predicates = PredicatesFromArgs(args);
   if (!predicates.ok()) return Fail(predicates.status());
   options.value_predicates = *predicates;
   absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);

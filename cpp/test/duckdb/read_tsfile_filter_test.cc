@@ -38,6 +38,14 @@ TEST_P(DuckDbTest, FilterEqualsDuckDbsWhere) {
       {"region IS NULL", "region IS NULL"},
       {"id > 'dev_5'", "id > 'dev_5'"},
       {"f_int64 < 0", "f_int64 < 0"},  // no row
+      // OR, AND binding tighter, parentheses; a TAG and FIELDs under one OR.
+      {"region = east OR region = west", "region IN ('east', 'west')"},
+      {"region = east OR region IS NULL", "region = 'east' OR region IS NULL"},
+      {"f_int32 > 120 OR region = north AND f_boolean = true",
+       "f_int32 > 120 OR (region = 'north' AND f_boolean)"},
+      {"(f_int32 > 120 OR region = north) AND f_boolean = true", "(f_int32 > 120 OR region = 'north') AND f_boolean"},
+      {"f_string = 'mode_5' OR (f_text IS NULL AND id = dev_17)", "f_string = 'mode_5' OR (f_text IS NULL AND id = 'dev_17')"},
+      {"f_blob = 0x75", "f_blob = '\\x75'::BLOB"},
   };
   for (const auto& [filter, where] : cases) {
     SCOPED_TRACE(filter);
@@ -58,7 +66,9 @@ TEST_P(DuckDbTest, FilterEqualsDuckDbsWhere) {
 TEST_P(DuckDbTest, BadFiltersAreErrorsNamingThem) {
   const std::string file = FixturePath("table_alltypes.tsfile");
   for (const std::string& filter : {std::string("nope > 1"), std::string("f_int32 > 'abc'"), std::string("f_int32 >"),
-                                    std::string("f_text = 5 AND")}) {
+                                    std::string("f_text = 5 AND"), std::string("f_date > 2024-13-45"),
+                                    std::string("f_date > 20240231"), std::string("region = east OR"),
+                                    std::string("(region = east"), std::string("f_blob = 0xz1")}) {
     SCOPED_TRACE(filter);
     const std::string error = Error("SELECT * FROM read_tsfile('" + file + "', filter := " + Quoted(filter) + ")");
     EXPECT_NE(error.find("read_tsfile"), std::string::npos) << error;

@@ -21,9 +21,14 @@ namespace {
 // Every parsed predicate bound to every type, its verdict on statistics made from the input and
 // its matches on a small column: none may crash, whatever the text.
 void FuzzPredicates(std::string_view text) {
-  absl::StatusOr<std::vector<tsread::ValuePredicate>> parsed = tsread::ParsePredicates(text);
+  absl::StatusOr<std::vector<tsread::PredicateExpr>> parsed = tsread::ParsePredicates(text);
   if (!parsed.ok()) return;
-  for (const tsread::ValuePredicate& p : *parsed) {
+  std::vector<tsread::ValuePredicate> comparisons;
+  for (const tsread::PredicateExpr& e : *parsed) {
+    (void)tsread::DescribePredicate(e);
+    tsread::ForEachComparison(e, [&](const tsread::ValuePredicate& p) { comparisons.push_back(p); });
+  }
+  for (const tsread::ValuePredicate& p : comparisons) {
     for (int t = 0; t < 12; ++t) {
       const auto type = static_cast<tsread::DataType>(t);
       absl::StatusOr<tsread::BoundPredicate> bound = tsread::BindPredicate(p, type, 0);

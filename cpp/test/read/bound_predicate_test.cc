@@ -65,6 +65,71 @@ TEST(BoundPredicateTest, WrongTypesNameThePredicate) {
   }
 }
 
+// A fraction written as text compares exactly where a double cannot hold it: the new user's
+// `i64 > 9223372036854775806.5` returned nothing, though INT64_MAX is greater.
+TEST(BoundPredicateTest, DecimalTextAgainstIntegersComparesExactly) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+  BoundPredicate p = Bind(DataType::kInt64, CompareOp::kGt, {std::string("9223372036854775806.5")});
+  EXPECT_EQ(p.op, CompareOp::kGt);
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMax - 1});  // x > ...806.5  <=>  x > ...806
+  p = Bind(DataType::kInt64, CompareOp::kLe, {std::string("9223372036854775806.5")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMax - 1});
+  p = Bind(DataType::kInt64, CompareOp::kGe, {std::string("9223372036854775806.5")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMax});
+  p = Bind(DataType::kInt64, CompareOp::kLt, {std::string("-9223372036854775807.25")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMin + 1});  // x < -...807.25  <=>  x < -...807
+  p = Bind(DataType::kInt64, CompareOp::kGt, {std::string("-9223372036854775808.5")});
+  EXPECT_EQ(p.op, CompareOp::kIsNotNull);  // below every INT64: every non-null row
+  p = Bind(DataType::kInt64, CompareOp::kGe, {std::string("-9223372036854775808")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMin});
+  p = Bind(DataType::kInt64, CompareOp::kEq, {std::string("9223372036854775807.0")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{kMax});
+  p = Bind(DataType::kInt64, CompareOp::kEq, {std::string("9223372036854775806.5")});
+  EXPECT_TRUE(p.op == CompareOp::kEq && p.ints.empty());  // no integer equals it
+  p = Bind(DataType::kInt64, CompareOp::kGt, {std::string("9223372036854775807.5")});
+  EXPECT_TRUE(p.op == CompareOp::kGt && p.ints == std::vector<int64_t>{kMax});  // x > INT64_MAX: no row
+  p = Bind(DataType::kInt64, CompareOp::kGe, {std::string("9223372036854775807.5")});
+  EXPECT_TRUE(p.op == CompareOp::kEq && p.ints.empty());  // above every INT64
+  p = Bind(DataType::kInt64, CompareOp::kLt, {std::string("1e19")});
+  EXPECT_EQ(p.op, CompareOp::kIsNotNull);
+  p = Bind(DataType::kInt64, CompareOp::kEq, {std::string("12.5e1")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{125});
+  p = Bind(DataType::kInt32, CompareOp::kLe, {std::string("-0.5")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{-1});
+  p = Bind(DataType::kInt64, CompareOp::kGe, {std::string("0.000000000000000000000001")});
+  EXPECT_EQ(p.ints, std::vector<int64_t>{1});
+}
+
+TEST(BoundPredicateTest, DatesMustNameADay) {
+  EXPECT_EQ(Bind(DataType::kDate, CompareOp::kGt, {std::string("20240229")}).ints, std::vector<int64_t>{20240229});
+  EXPECT_EQ(Bind(DataType::kDate, CompareOp::kGt, {int64_t{20000229}}).ints, std::vector<int64_t>{20000229});
+  for (const PredicateValue& v : std::vector<PredicateValue>{std::string("2024-13-45"), std::string("20240231"),
+                                                            std::string("2023-02-29"), std::string("19000229"),
+                                                            std::string("2024-00-10"), int64_t{20241301}, int64_t{5},
+                                                            2.5, std::string("tomorrow")}) {
+    absl::StatusOr<BoundPredicate> bound = BindPredicate(ValuePredicate{"f_date", CompareOp::kGt, {v}}, DataType::kDate, 0);
+    ASSERT_FALSE(bound.ok()) << DescribePredicate(ValuePredicate{"f_date", CompareOp::kGt, {v}});
+    EXPECT_EQ(bound.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(std::string(bound.status().message()).find("is not a date"), std::string::npos) << bound.status();
+  }
+}
+
+TEST(BoundPredicateTest, BlobOperandsInHexAreBytes) {
+  EXPECT_EQ(Bind(DataType::kBlob, CompareOp::kEq, {std::string("0x75")}).bytes, std::vector<std::string>{"u"});
+  EXPECT_EQ(Bind(DataType::kBlob, CompareOp::kEq, {std::string("0X00fF")}).bytes,
+            std::vector<std::string>{std::string("\0\xff", 2)});
+  EXPECT_EQ(Bind(DataType::kBlob, CompareOp::kEq, {std::string("0x")}).bytes, std::vector<std::string>{""});
+  EXPECT_EQ(Bind(DataType::kBlob, CompareOp::kEq, {std::string("plain")}).bytes, std::vector<std::string>{"plain"});
+  // TEXT and STRING keep the text as it is.
+  EXPECT_EQ(Bind(DataType::kString, CompareOp::kEq, {std::string("0x75")}).bytes, std::vector<std::string>{"0x75"});
+  for (const char* bad : {"0x7", "0xzz", "0x75 "}) {
+    absl::StatusOr<BoundPredicate> bound =
+        BindPredicate(ValuePredicate{"f_blob", CompareOp::kEq, {std::string(bad)}}, DataType::kBlob, 0);
+    ASSERT_FALSE(bound.ok()) << bad;
+    EXPECT_NE(std::string(bound.status().message()).find("not hex"), std::string::npos);
+  }
+}
+
 Statistics IntStatistics(int64_t lo, int64_t hi, uint32_t count) {
   Statistics s;
   s.type = DataType::kInt64;

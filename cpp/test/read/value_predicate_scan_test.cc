@@ -79,7 +79,7 @@ std::vector<Row> Scan(const TsFileReader& reader, const std::string& table, cons
   ScanOptions options;
   options.table = table;
   options.columns = columns;
-  options.value_predicates = predicates;
+  options.value_predicates.assign(predicates.begin(), predicates.end());
   absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(reader, options);
   EXPECT_TRUE(scanner.ok()) << scanner.status();
   if (!scanner.ok()) return {};

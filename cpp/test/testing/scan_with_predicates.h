@@ -50,9 +50,11 @@ inline absl::Status ScanWithPredicates(std::string_view bytes) {
       ScanOptions options;
       options.table = table->name;
       options.num_threads = threads;
-      options.value_predicates = predicates;
+      options.value_predicates.assign(predicates.begin(), predicates.end());
       // A null test too: settled by counts alone, never by a chunk header.
-      options.value_predicates.push_back({predicates.back().column, CompareOp::kIsNotNull, {}});
+      options.value_predicates.push_back(ValuePredicate{predicates.back().column, CompareOp::kIsNotNull, {}});
+      // And an OR of the first two, which statistics settle only where both operands are.
+      if (predicates.size() >= 2) options.value_predicates.push_back(PredicateExpr::Or({predicates[0], predicates[1]}));
       absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
       if (!scanner.ok()) return scanner.status();
       absl::Status s = (*scanner)->Scan([](int, const TableBatch&) { return absl::OkStatus(); });

@@ -200,5 +200,46 @@ TEST(CliTest, CatWhereValuePredicatesKeepsTheMatchingCsvRows) {
   EXPECT_THAT(bad.err, ::testing::HasSubstr("f_int32"));
 }
 
+// The new user's OR (read as part of the value before it: 0 rows), an OR with a FIELD under it, and
+// exact comparisons at INT64's end, against the rows of the fixture CSV counted here.
+TEST(CliTest, CatWhereOrKeepsTheRowsOfEitherSide) {
+  const std::vector<testing::CsvRow> rows =
+      testing::ParseCsv(testing::ReadWholeFile(testing::FixturePath("table_alltypes.t_all.csv")));
+  // Columns: time,region,id,f_boolean,f_int32,...
+  size_t east_or_west = 0, north_or_big = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::string& region = rows[i][1].text;
+    east_or_west += region == "east" || region == "west";
+    north_or_big += region == "north" || (!rows[i][4].is_null() && std::stoll(rows[i][4].text) > 120);
+  }
+  ASSERT_EQ(east_or_west, 45000u);
+  const std::string file = Fixture("table_alltypes.tsfile");
+  for (const std::string& where : {std::string("region = east OR region = west"), std::string("region = east or region = 'west'"),
+                                   std::string("(region = east) OR (region = west)")}) {
+    RunResult r = RunTsread("cat " + file + " --columns id --where \"" + where + "\"");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::ParseCsv(r.out).size(), east_or_west + 1) << where;
+  }
+  RunResult mixed = RunTsread("cat " + file + " --columns id --where 'region = north OR f_int32 > 120'");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_EQ(testing::ParseCsv(mixed.out).size(), north_or_big + 1);
+  // INT64_MIN is the CSV's one negative f_int64: -9223372036854775807.5 lies above it, and as a
+  // double it would be -2^63, equal to it.
+  RunResult low = RunTsread("scan " + file + " --json --where 'f_int64 < -9223372036854775807.5'");
+  ASSERT_EQ(low.exit_code, 0) << low.err;
+  EXPECT_THAT(low.out, ::testing::HasSubstr("\"rows\": 1,"));
+  // agg and last take an OR of one tag's values as they take tag=a,b.
+  RunResult agg = RunTsread("agg " + file + " --by table --json --where 'region = east OR region = west'");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  EXPECT_THAT(agg.out, ::testing::HasSubstr("\"rows\": 45000"));
+  // Text the grammar cannot read, and values that name no day: usage errors naming the text.
+  for (const std::string& where : {std::string("region = east OR"), std::string("(region = east"),
+                                   std::string("f_date > 2024-13-45"), std::string("f_date > 20240231")}) {
+    RunResult bad = RunTsread("cat " + file + " --where '" + where + "'");
+    EXPECT_EQ(bad.exit_code, 1) << where;
+    EXPECT_FALSE(bad.err.empty());
+  }
+}
+
 }  // namespace
 }  // namespace tsread

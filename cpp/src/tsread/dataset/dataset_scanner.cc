@@ -58,15 +58,21 @@ absl::StatusOr<std::unique_ptr<DatasetScanner>> DatasetScanner::CreateWithSchema
   }
   // Value predicates bind per file (types are the same in every file, ReconciledSchema checks);
   // binding them here first reports a bad one before any file is opened.
-  for (const ValuePredicate& p : options.value_predicates) {
-    std::optional<size_t> index = schema.FindColumn(p.column);
-    if (!index.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat("predicate ", DescribePredicate(p), ": table \"", schema.name,
-                                                     "\" has no column \"", p.column, "\""));
-    }
-    const ColumnSchema& column = schema.columns[*index];
-    const DataType type = column.category == ColumnCategory::kTag ? DataType::kString : column.data_type;
-    if (absl::StatusOr<BoundPredicate> bound = BindPredicate(p, type, 0); !bound.ok()) return bound.status();
+  absl::Status bad;
+  for (const PredicateExpr& expr : options.value_predicates) {
+    ForEachComparison(expr, [&](const ValuePredicate& p) {
+      if (!bad.ok()) return;
+      std::optional<size_t> index = schema.FindColumn(p.column);
+      if (!index.has_value()) {
+        bad = absl::InvalidArgumentError(absl::StrCat("predicate ", DescribePredicate(p), ": table \"", schema.name,
+                                                      "\" has no column \"", p.column, "\""));
+        return;
+      }
+      const ColumnSchema& column = schema.columns[*index];
+      const DataType type = column.category == ColumnCategory::kTag ? DataType::kString : column.data_type;
+      if (absl::StatusOr<BoundPredicate> bound = BindPredicate(p, type, 0); !bound.ok()) bad = bound.status();
+    });
+    TSREAD_RETURN_IF_ERROR(bad);
   }
   if (options.predicate_work == nullptr) options.predicate_work = std::make_shared<PredicateWork>();
   options.columns.clear();

@@ -11,7 +11,10 @@ namespace tsread {
 namespace {
 
 constexpr std::string_view kSplitMagic = "TSRSPLIT";
-constexpr uint8_t kVersion = 2;  // 2: value predicates
+constexpr uint8_t kVersion = 3;  // 2: value predicates; 3: their ANDs and ORs
+// Deeper nesting than any condition a front end builds (the grammar stops at 64): a bound on the
+// decoder's recursion.
+constexpr int kMaxExprDepth = 100;
 
 void PutCount(uint64_t n, std::string& out) {
   while (n >= 0x80) {
@@ -89,6 +92,42 @@ absl::StatusOr<ValuePredicate> GetValuePredicate(ByteStream& in) {
   return p;
 }
 
+// A condition: a kind byte (0 comparison, 1 AND, 2 OR), then the comparison or a count of operands
+// and the operands.
+void PutExpr(const PredicateExpr& expr, std::string& out) {
+  out.push_back(static_cast<char>(expr.kind));
+  if (expr.kind == PredicateExpr::Kind::kComparison) {
+    const ValuePredicate& p = expr.comparison;
+    PutString(p.column, out);
+    out.push_back(static_cast<char>(p.op));
+    PutCount(p.values.size(), out);
+    for (const PredicateValue& value : p.values) PutValue(value, out);
+    return;
+  }
+  PutCount(expr.operands.size(), out);
+  for (const PredicateExpr& operand : expr.operands) PutExpr(operand, out);
+}
+
+absl::StatusOr<PredicateExpr> GetExpr(ByteStream& in, int depth) {
+  if (depth > kMaxExprDepth) return absl::InvalidArgumentError("split: value predicates nested too deep");
+  TSREAD_ASSIGN_OR_RETURN(uint8_t kind, in.ReadU8("split value predicate kind"));
+  if (kind == static_cast<uint8_t>(PredicateExpr::Kind::kComparison)) {
+    TSREAD_ASSIGN_OR_RETURN(ValuePredicate p, GetValuePredicate(in));
+    return PredicateExpr(std::move(p));
+  }
+  if (kind != static_cast<uint8_t>(PredicateExpr::Kind::kAnd) && kind != static_cast<uint8_t>(PredicateExpr::Kind::kOr)) {
+    return absl::InvalidArgumentError(absl::StrCat("split: unknown value predicate kind ", kind));
+  }
+  TSREAD_ASSIGN_OR_RETURN(uint32_t count, in.ReadUVarInt("split value predicate operand count"));
+  std::vector<PredicateExpr> operands;
+  for (uint32_t i = 0; i < count; ++i) {
+    TSREAD_ASSIGN_OR_RETURN(PredicateExpr operand, GetExpr(in, depth + 1));
+    operands.push_back(std::move(operand));
+  }
+  return kind == static_cast<uint8_t>(PredicateExpr::Kind::kAnd) ? PredicateExpr::And(std::move(operands))
+                                                                 : PredicateExpr::Or(std::move(operands));
+}
+
 absl::StatusOr<SplitDescription> Decode(ByteStream& in) {
   SplitDescription split;
   TSREAD_ASSIGN_OR_RETURN(std::string_view magic, in.ReadBytes(kSplitMagic.size(), "split magic"));
@@ -137,7 +176,7 @@ absl::StatusOr<SplitDescription> Decode(ByteStream& in) {
   }
   TSREAD_ASSIGN_OR_RETURN(uint32_t value_predicates, in.ReadUVarInt("split value predicate count"));
   for (uint32_t i = 0; i < value_predicates; ++i) {
-    TSREAD_ASSIGN_OR_RETURN(ValuePredicate p, GetValuePredicate(in));
+    TSREAD_ASSIGN_OR_RETURN(PredicateExpr p, GetExpr(in, 0));
     split.value_predicates.push_back(std::move(p));
   }
   TSREAD_ASSIGN_OR_RETURN(split.devices.first_device, GetU64(in, "split first device"));
@@ -175,12 +214,7 @@ std::string EncodeSplit(const SplitDescription& split) {
     }
   }
   PutCount(split.value_predicates.size(), out);
-  for (const ValuePredicate& p : split.value_predicates) {
-    PutString(p.column, out);
-    out.push_back(static_cast<char>(p.op));
-    PutCount(p.values.size(), out);
-    for (const PredicateValue& value : p.values) PutValue(value, out);
-  }
+  for (const PredicateExpr& p : split.value_predicates) PutExpr(p, out);
   PutU64(split.devices.first_device, out);
   PutU64(split.devices.device_count, out);
   PutU64(split.devices.bytes, out);

@@ -3,7 +3,7 @@
 // schema reconciled across the dataset, the projection, the time range, the tag and value
 // predicates and the device range. Bytes, not text (paths and tag values are arbitrary bytes).
 //
-// Layout: "TSRSPLIT" magic, version byte 2, then fields in the order of SplitDescription.
+// Layout: "TSRSPLIT" magic, version byte 3, then fields in the order of SplitDescription.
 // Strings and lists are a LEB128 count followed by their items; 64-bit integers are 8 bytes
 // big-endian (as in TsFile).
 #ifndef TSREAD_DATASET_SPLIT_CODEC_H_
@@ -27,7 +27,7 @@ struct SplitDescription {
   std::vector<std::string> columns;  // the projection, in order
   TimeRange time_range;
   std::vector<TagPredicate> tag_predicates;
-  std::vector<ValuePredicate> value_predicates;
+  std::vector<PredicateExpr> value_predicates;
   ScanSplit devices;
 };
 

@@ -45,7 +45,7 @@ absl::Status Bind(duckdb_bind_info info) {
   }
   if (absl::Status s = ParseTags(info, kFunction, bind->predicates); !s.ok()) return s;
   if (std::optional<std::string> filter = NamedString(info, "filter")) {
-    absl::StatusOr<std::vector<ValuePredicate>> parsed = ParsePredicates(*filter);
+    absl::StatusOr<std::vector<PredicateExpr>> parsed = ParsePredicates(*filter);
     if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": filter: ", parsed.status().message()));
     bind->value_predicates = std::move(*parsed);
   }

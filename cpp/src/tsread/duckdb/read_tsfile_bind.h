@@ -29,7 +29,7 @@ struct BindData {
   std::vector<TagPredicate> predicates;
   // filter := 'text' in the predicate grammar (read/predicate_text.h): DuckDB's C API passes no
   // WHERE clause to a table function, so this is the pushdown path for value predicates.
-  std::vector<ValuePredicate> value_predicates;
+  std::vector<PredicateExpr> value_predicates;
   bool filename = false;
   // binary_as_blob: TAG, TEXT and STRING columns as BLOB (their bytes unchecked) instead of
   // VARCHAR (checked UTF-8, an error naming file and column otherwise).

@@ -11,24 +11,19 @@
 namespace tsread {
 namespace {
 
-// Whether the statistics rule the rows out: some predicate matches none of `rows` rows. `settled`
-// starts as `inherited` (what a coarser level settled) and gains the predicates every row
-// matches. values_of(p) gives p's column statistics over the rows (nullptr: all null; nullopt:
-// unknown), trusted(p, verdict) whether those statistics describe the decoded values — asked only
-// when `verdict` (kNone or kAll) would decide something, since it may read a chunk header. A null
-// test needs no trust: a lossy encoding changes values, never which rows are null (§4 counts).
+// Whether the statistics rule the rows out: the filter matches none of `rows` rows. `leaves`
+// holds what a coarser level settled of each leaf (kSome: nothing) and gains what these rows'
+// statistics settle; `nodes` the verdict of every node (BoundFilter::Combine). values_of(p) gives
+// p's column statistics over the rows (nullptr: all null; nullopt: unknown), trusted(p, verdict)
+// whether those statistics describe the decoded values — asked only when `verdict` (kNone or kAll)
+// would decide something, since it may read a chunk header. A null test needs no trust: a lossy
+// encoding changes values, never which rows are null (§4 counts).
 template <typename ValuesOf, typename Trusted>
-absl::StatusOr<bool> RuleOut(const std::vector<BoundPredicate>& predicates, uint64_t rows,
-                             const std::vector<uint8_t>* inherited, std::vector<uint8_t>& settled, ValuesOf values_of,
-                             Trusted trusted) {
-  if (inherited != nullptr) {
-    settled = *inherited;
-  } else {
-    settled.assign(predicates.size(), 0);
-  }
-  for (size_t i = 0; i < predicates.size(); ++i) {
-    if (settled[i]) continue;
-    const BoundPredicate& p = predicates[i];
+absl::StatusOr<bool> RuleOut(const BoundFilter& filter, uint64_t rows, std::vector<Verdict>& leaves,
+                             std::vector<Verdict>& nodes, ValuesOf values_of, Trusted trusted) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (leaves[i] != Verdict::kSome || filter.IsTagLeaf(i)) continue;
+    const BoundPredicate& p = filter.leaves()[i];
     const std::optional<const Statistics*> values = values_of(p);
     // Unknown, or more values than rows (what `verify` calls inconsistent): decode.
     if (!values.has_value() || (*values != nullptr && (*values)->count > rows)) continue;
@@ -38,14 +33,11 @@ absl::StatusOr<bool> RuleOut(const std::vector<BoundPredicate>& predicates, uint
       TSREAD_ASSIGN_OR_RETURN(bool exact, trusted(p, verdict));
       if (!exact) continue;
     }
-    if (verdict == Verdict::kNone) return true;
-    settled[i] = 1;
+    leaves[i] = verdict;
+    // The rows are out as soon as they are (a plain AND: the first leaf that matches nothing).
+    if (verdict == Verdict::kNone && filter.Combine(leaves, nodes) == Verdict::kNone) return true;
   }
-  return false;
-}
-
-bool AllSet(const std::vector<uint8_t>& flags) {
-  return std::all_of(flags.begin(), flags.end(), [](uint8_t f) { return f != 0; });
+  return filter.Combine(leaves, nodes) == Verdict::kNone;
 }
 
 // Before a chunk group is loaded, learning whether a FLOAT/DOUBLE chunk keeps its values exact
@@ -77,8 +69,12 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutDevice(const Timeseri
     }
     return true;
   };
-  TSREAD_ASSIGN_OR_RETURN(bool out,
-                          RuleOut(*predicates_, time.statistics.count, nullptr, device_settled_, values, trusted));
+  device_leaves_.assign(predicates_->leaves().size(), Verdict::kSome);
+  if (predicates_->HasTagLeaves()) {
+    predicates_->DecideTagLeaves([&](size_t segment) { return predicate_device_->segment(segment); }, device_leaves_);
+  }
+  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, time.statistics.count, device_leaves_, node_verdicts_,
+                                            values, trusted));
   if (out && predicate_work_ != nullptr) predicate_work_->SkippedDevice();
   return out;
 }
@@ -96,8 +92,9 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutChunkGroup(const Chun
     if (!WorthAHeaderRead(series.data_type, verdict)) return false;
     return ChunkKeepsValuesExact(*reader_, series, plan.value_chunks[p.index]->offset, header_scratch_);
   };
-  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, plan.time_chunk->statistics.count, &device_settled_,
-                                            group_settled_, values, trusted));
+  group_leaves_ = device_leaves_;
+  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, plan.time_chunk->statistics.count, group_leaves_,
+                                            node_verdicts_, values, trusted));
   if (out && predicate_work_ != nullptr) predicate_work_->SkippedChunkGroup();
   return out;
 }
@@ -112,11 +109,13 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutPage(size_t k, uint64
   auto trusted = [&](const BoundPredicate& p, Verdict) -> absl::StatusOr<bool> {
     return HeaderKeepsValuesExact(value_chunks_[p.index]->header, p.type);
   };
-  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, rows, &group_settled_, page_settled_, values, trusted));
+  page_leaves_ = group_leaves_;
+  TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, rows, page_leaves_, node_verdicts_, values, trusted));
+  page_verdict_ = out ? Verdict::kNone : node_verdicts_.front();
   if (predicate_work_ != nullptr) {
     if (out) {
       predicate_work_->SkippedPage();
-    } else if (AllSet(page_settled_)) {
+    } else if (page_verdict_ == Verdict::kAll) {
       predicate_work_->MatchedPage();
     }
   }
@@ -125,14 +124,17 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutPage(size_t k, uint64
 
 absl::StatusOr<std::optional<size_t>> AlignedDeviceReader::EvaluatePredicates(size_t k, uint32_t rows,
                                                                              std::vector<ColumnVector>& columns) {
-  if (predicates_ == nullptr || AllSet(page_settled_)) return std::nullopt;
+  if (predicates_ == nullptr || page_verdict_ == Verdict::kAll) return std::nullopt;
   keep_.assign(rows, 1);
-  for (size_t i = 0; i < predicates_->size(); ++i) {
-    if (page_settled_[i]) continue;
-    const BoundPredicate& p = (*predicates_)[i];
-    if (!decoded_[p.index]) TSREAD_RETURN_IF_ERROR(DecodeColumn(p.index, k, rows, columns[p.index]));
-    KeepMatches(p, columns[p.index], keep_);
-  }
+  TSREAD_RETURN_IF_ERROR(predicates_->AndRows(
+      node_verdicts_,
+      [&](size_t leaf, std::vector<uint8_t>& keep) -> absl::Status {
+        const BoundPredicate& p = predicates_->leaves()[leaf];
+        if (!decoded_[p.index]) TSREAD_RETURN_IF_ERROR(DecodeColumn(p.index, k, rows, columns[p.index]));
+        KeepMatches(p, columns[p.index], keep);
+        return absl::OkStatus();
+      },
+      keep_, keep_scratch_));
   const size_t kept = static_cast<size_t>(std::count(keep_.begin(), keep_.end(), 1));
   if (predicate_work_ != nullptr) predicate_work_->EvaluatedPage(kept == 0);
   return kept;

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "tsread/io/buffer.h"
+#include "tsread/read/bound_filter.h"
 #include "tsread/read/bound_predicate.h"
 #include "tsread/read/chunk_data.h"
 #include "tsread/read/column_vector.h"
@@ -58,14 +59,16 @@ class AlignedDeviceReader {
     device_ = device;
   }
 
-  // Keeps only the rows that satisfy every one of `predicates` (nullptr or empty: all rows), value
-  // predicates on FIELD columns bound to this reader's columns (BoundPredicate::index), counting
-  // what they spared in `work` (may be nullptr). Their statistics rule out a device, a chunk group
-  // or a page before it is loaded or decompressed, or settle that every row matches; otherwise the
-  // page's predicate columns are decoded first and the others only when some row matches
-  // (aligned_device_predicates.cc). Both must outlive the reader's use of them.
-  void SetPredicates(const std::vector<BoundPredicate>* predicates, PredicateWork* work) {
+  // Keeps only the rows that satisfy `predicates` (nullptr or empty: all rows): value predicates
+  // whose FIELD comparisons are bound to this reader's columns (BoundPredicate::index) and whose
+  // TAG comparisons are decided by `device`'s id, counting what they spared in `work` (may be
+  // nullptr). Their statistics rule out a device, a chunk group or a page before it is loaded or
+  // decompressed, or settle that every row matches; otherwise the page's predicate columns are
+  // decoded first and the others only when some row matches (aligned_device_predicates.cc). All
+  // three must outlive the reader's use of them.
+  void SetPredicates(const BoundFilter* predicates, const DeviceId* device, PredicateWork* work) {
     predicates_ = predicates != nullptr && !predicates->empty() ? predicates : nullptr;
+    predicate_device_ = device;
     predicate_work_ = work;
   }
 
@@ -101,12 +104,12 @@ class AlignedDeviceReader {
   // there (no chunk in the group, an empty page), nullopt when the page carries none to go by.
   std::optional<const Statistics*> PageValueStatistics(size_t j, size_t k) const;
   // Whether the predicates' statistics show that no row of the device / chunk group `plan` / page
-  // k (of `rows` rows) matches; each also notes the predicates every row of it satisfies.
+  // k (of `rows` rows) matches; each also notes what its statistics settle of each comparison.
   absl::StatusOr<bool> PredicatesRuleOutDevice(const TimeseriesMetadata& time);
   absl::StatusOr<bool> PredicatesRuleOutChunkGroup(const ChunkGroupPlan& plan);
   absl::StatusOr<bool> PredicatesRuleOutPage(size_t k, uint64_t rows);
   // Decodes the columns of the page's unsettled predicates into `columns` and evaluates them into
-  // keep_: the rows kept, or nullopt when every predicate is settled (nothing evaluated).
+  // keep_: the rows kept, or nullopt when the statistics settle that every row matches.
   absl::StatusOr<std::optional<size_t>> EvaluatePredicates(size_t k, uint32_t rows, std::vector<ColumnVector>& columns);
   // Decodes column j of page k (`rows` rows) into `column`, once per page (decoded_): its first
   // `head` rows only when fewer.
@@ -148,10 +151,15 @@ class AlignedDeviceReader {
   StatisticsFilter* filter_ = nullptr;
   const DeviceId* device_ = nullptr;
   RowStatistics filter_view_;  // reused for every question to the filter
-  const std::vector<BoundPredicate>* predicates_ = nullptr;
+  const BoundFilter* predicates_ = nullptr;
+  const DeviceId* predicate_device_ = nullptr;
   PredicateWork* predicate_work_ = nullptr;
-  // Per predicate: every row of the current device / chunk group / page satisfies it.
-  std::vector<uint8_t> device_settled_, group_settled_, page_settled_;
+  // Per comparison: what the statistics of the current device / chunk group / page settle (kSome:
+  // nothing; each level starts from the coarser one's); per node of the filter, its verdict for
+  // the current page (BoundFilter::Combine), and the page's.
+  std::vector<Verdict> device_leaves_, group_leaves_, page_leaves_, node_verdicts_;
+  Verdict page_verdict_ = Verdict::kSome;
+  std::vector<std::vector<uint8_t>> keep_scratch_;  // BoundFilter::AndRows's masks
   std::vector<uint8_t> decoded_;  // per column: decoded for the current page
   std::vector<uint8_t> keep_;     // per row of the current page: it satisfies the predicates
   Buffer header_scratch_;         // chunk headers read to learn a FLOAT/DOUBLE chunk's encoding

@@ -1,5 +1,5 @@
-// The predicate grammar (predicate_text.h): a hand-written scanner over the text, one comparison
-// at a time.
+// The predicate grammar (predicate_text.h): a recursive-descent parser over the text, OR over AND
+// over parenthesized groups and comparisons.
 #include "tsread/read/predicate_text.h"
 
 #include <optional>
@@ -20,20 +20,15 @@ class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
 
-  absl::StatusOr<std::vector<ValuePredicate>> All() {
-    std::vector<ValuePredicate> predicates;
+  absl::StatusOr<std::vector<PredicateExpr>> All() {
     SkipSpaces();
     if (AtEnd()) return Error("expected a comparison such as s_double > 380");
-    while (true) {
-      absl::StatusOr<ValuePredicate> p = Comparison();
-      if (!p.ok()) return p.status();
-      predicates.push_back(*std::move(p));
-      SkipSpaces();
-      if (AtEnd()) return predicates;
-      if (!AtAnd()) return Error("expected AND between comparisons");
-      pos_ += 3;
-      SkipSpaces();
-    }
+    absl::StatusOr<PredicateExpr> expr = Disjunction();
+    if (!expr.ok()) return expr.status();
+    SkipSpaces();
+    if (!AtEnd()) return Error(text_[pos_] == ')' ? "')' without a '(' before it" : "expected AND or OR between comparisons");
+    if (expr->kind == PredicateExpr::Kind::kAnd) return std::move(expr->operands);
+    return std::vector<PredicateExpr>{*std::move(expr)};
   }
 
  private:
@@ -47,11 +42,17 @@ class Parser {
       return false;
     }
     const size_t end = pos_ + word.size();
-    return end == text_.size() || IsSpace(text_[end]);
+    return end == text_.size() || IsSpace(text_[end]) || text_[end] == '(' || text_[end] == ')';
   }
-  // AND after a space (or at the cursor, where the caller has skipped the spaces before it).
+  // The keyword AND or OR at the cursor (the caller has skipped the spaces before it).
   bool AtAnd() const { return AtWord("AND"); }
-  bool AndStartsAt(size_t i) const { return i > 0 && IsSpace(text_[i - 1]) && Parser(text_, i).AtAnd(); }
+  bool AtOr() const { return AtWord("OR"); }
+  // A keyword that ends a bare value: AND or OR after a space.
+  bool KeywordStartsAt(size_t i) const {
+    if (i == 0 || !IsSpace(text_[i - 1])) return false;
+    const Parser at(text_, i);
+    return at.AtAnd() || at.AtOr();
+  }
   Parser(std::string_view text, size_t pos) : text_(text), pos_(pos) {}
 
   absl::Status Error(std::string_view what) const {
@@ -79,7 +80,11 @@ class Parser {
     if (AtEnd()) return Error("expected a column name");
     if (text_[pos_] == '"') return Quoted('"');
     const size_t start = pos_;
-    while (!AtEnd() && !IsSpace(text_[pos_]) && !IsOperatorChar(text_[pos_])) ++pos_;
+    int open = 0;  // as in a bare value: parentheses opened in the name close in it
+    for (; !AtEnd() && !IsSpace(text_[pos_]) && !IsOperatorChar(text_[pos_]); ++pos_) {
+      if (text_[pos_] == '(') ++open;
+      if (text_[pos_] == ')' && open-- == 0) break;  // a group's end, or a stray one
+    }
     if (pos_ == start) return Error("expected a column name");
     return std::string(text_.substr(start, pos_ - start));
   }
@@ -97,15 +102,77 @@ class Parser {
     return std::nullopt;
   }
 
-  // A value: quoted, or bare up to the next AND (or, in a list, the next comma), trimmed.
+  // A value: quoted, or bare up to the next AND or OR (or, in a list, the next comma; inside
+  // parentheses, the ')' that closes them), trimmed. Parentheses opened in the value close in it.
   absl::StatusOr<std::string> Value(bool in_list) {
     SkipSpaces();
     if (!AtEnd() && text_[pos_] == '\'') return Quoted('\'');
     const size_t start = pos_;
-    while (!AtEnd() && !(in_list && text_[pos_] == ',') && !AndStartsAt(pos_)) ++pos_;
+    int open = 0;
+    for (; !AtEnd() && !(in_list && text_[pos_] == ',') && !KeywordStartsAt(pos_); ++pos_) {
+      if (text_[pos_] == '(') ++open;
+      if (text_[pos_] == ')' && open-- == 0) break;  // a group's end, or a stray one
+    }
     absl::string_view bare = absl::StripAsciiWhitespace(ToAbsl(text_.substr(start, pos_ - start)));
     if (bare.empty()) return Error("expected a value");
     return std::string(bare);
+  }
+
+  // conjunction { OR conjunction }, as one expression (an OR of one operand is that operand).
+  absl::StatusOr<PredicateExpr> Disjunction() {
+    std::vector<PredicateExpr> operands;
+    while (true) {
+      absl::StatusOr<PredicateExpr> operand = Conjunction();
+      if (!operand.ok()) return operand.status();
+      operands.push_back(*std::move(operand));
+      SkipSpaces();
+      if (!AtOr()) break;
+      pos_ += 2;
+      SkipSpaces();
+    }
+    if (operands.size() == 1) return std::move(operands.front());
+    return PredicateExpr::Or(std::move(operands));
+  }
+
+  // primary { AND primary }; nested ANDs are flattened into one.
+  absl::StatusOr<PredicateExpr> Conjunction() {
+    std::vector<PredicateExpr> operands;
+    while (true) {
+      absl::StatusOr<PredicateExpr> operand = Primary();
+      if (!operand.ok()) return operand.status();
+      if (operand->kind == PredicateExpr::Kind::kAnd) {
+        for (PredicateExpr& e : operand->operands) operands.push_back(std::move(e));
+      } else {
+        operands.push_back(*std::move(operand));
+      }
+      SkipSpaces();
+      if (!AtAnd()) break;
+      pos_ += 3;
+      SkipSpaces();
+    }
+    if (operands.size() == 1) return std::move(operands.front());
+    return PredicateExpr::And(std::move(operands));
+  }
+
+  // '(' predicates ')' or a comparison.
+  absl::StatusOr<PredicateExpr> Primary() {
+    SkipSpaces();
+    if (AtEnd()) return Error("expected a comparison");
+    if (text_[pos_] != '(') {
+      absl::StatusOr<ValuePredicate> comparison = Comparison();
+      if (!comparison.ok()) return comparison.status();
+      return PredicateExpr(*std::move(comparison));
+    }
+    if (depth_ >= kMaxDepth) return Error("parentheses nested too deep");
+    ++pos_;
+    ++depth_;
+    absl::StatusOr<PredicateExpr> inner = Disjunction();
+    if (!inner.ok()) return inner.status();
+    SkipSpaces();
+    if (AtEnd() || text_[pos_] != ')') return Error("expected ')'");
+    ++pos_;
+    --depth_;
+    return inner;
   }
 
   absl::StatusOr<ValuePredicate> Comparison() {
@@ -132,7 +199,7 @@ class Parser {
     p.op = *op;
     SkipSpaces();
     // `name=` and nothing more: a null value (the tag form `--where tag=`).
-    if (p.op == CompareOp::kEq && (AtEnd() || AtAnd())) {
+    if (p.op == CompareOp::kEq && (AtEnd() || AtAnd() || AtOr() || (depth_ > 0 && text_[pos_] == ')'))) {
       p.op = CompareOp::kIsNull;
       return p;
     }
@@ -147,12 +214,16 @@ class Parser {
     }
   }
 
+  // Deep enough for any hand-written condition, shallow enough that the recursion stays small.
+  static constexpr int kMaxDepth = 64;
+
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;  // parentheses open at the cursor
 };
 
 }  // namespace
 
-absl::StatusOr<std::vector<ValuePredicate>> ParsePredicates(std::string_view text) { return Parser(text).All(); }
+absl::StatusOr<std::vector<PredicateExpr>> ParsePredicates(std::string_view text) { return Parser(text).All(); }
 
 }  // namespace tsread

@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/bound_filter.h"
 #include "tsread/read/bound_predicate.h"
 #include "tsread/read/predicate_work.h"
 #include "tsread/read/table_reader.h"
@@ -37,13 +38,15 @@ struct ScanOptions {
   TimeRange time_range;
   // ANDed together.
   std::vector<TagPredicate> tag_predicates;
-  // Conditions on column values (value_predicate.h), ANDed with the rest. On a FIELD column they are
+  // Conditions on column values (value_predicate.h; comparisons, or ANDs and ORs of them), ANDed
+  // with each other and the rest. On a FIELD column they are
   // decided from statistics where those settle them — a device, chunk group or page no row of
   // which can match is not read or decompressed — and otherwise by decoding the predicate columns
   // of a page first and the other projected columns only when some row matches; the column need
-  // not be projected. On a TAG column they are decided per device before it is read.
+  // not be projected. On a TAG column they are decided per device before it is read. An OR is
+  // ruled out by statistics only where each of its operands is.
   // InvalidArgument for an unknown column, an ATTRIBUTE column or a value of the wrong type.
-  std::vector<ValuePredicate> value_predicates;
+  std::vector<PredicateExpr> value_predicates;
   // Counts what the value predicates spared; set when empty (share one across a dataset's files).
   std::shared_ptr<PredicateWork> predicate_work;
   // Threads that decode in Scan(), the calling thread included; 1 = the calling thread only.
@@ -241,9 +244,18 @@ class TableScanner {
   Cursor NewCursor() const { return Cursor(this, ScanSplit{}); }
   absl::Status PlanDevices();
   // Binds options_.value_predicates: FIELD ones to read columns (adding the columns a predicate
-  // needs beyond the projection), TAG ones to device conditions.
+  // needs beyond the projection), TAG ones to device conditions (tag predicates where they name
+  // values), ORs to the filter the device readers evaluate.
   absl::Status BindValuePredicates(const TableSchema& schema);
-  // Whether a planned device satisfies the TAG value predicates.
+  // Binds one condition under node `parent` of filter_.
+  absl::Status BindUnder(size_t parent, const PredicateExpr& expr, const TableSchema& schema);
+  // Binds one comparison as a leaf under node `parent` of filter_.
+  absl::Status BindLeaf(size_t parent, const ValuePredicate& predicate, const TableSchema& schema);
+  // The TAG or FIELD column a comparison names; InvalidArgument naming it otherwise.
+  absl::StatusOr<ProjectedColumn> PredicateColumn(const ValuePredicate& predicate, const TableSchema& schema) const;
+  // An OR of `=` and IS NULL on one TAG column as the tag predicate it is; nullopt for any other.
+  std::optional<TagPredicate> TagAlternatives(const PredicateExpr& expr, const TableSchema& schema) const;
+  // Whether a planned device satisfies the TAG value predicates (and its id leaves the filter open).
   bool DeviceSatisfiesTagConditions(const DeviceId& device) const;
   // InvalidArgument unless `split` lies inside the planned devices.
   absl::Status CheckSplit(const ScanSplit& split) const;
@@ -268,7 +280,9 @@ class TableScanner {
   std::vector<ProjectedColumn> projection_;
   // The columns each device reader reads: the projection's, then any a predicate adds.
   std::vector<AlignedColumn> columns_;
-  std::vector<BoundPredicate> field_predicates_;  // bound to columns_
+  // The value predicates the device readers evaluate: FIELD comparisons bound to columns_, and ORs
+  // (with TAG comparisons among their operands).
+  BoundFilter filter_;
   // TAG value predicates, each with the device-id segment of its column (kAbsentSegment: null).
   std::vector<std::pair<size_t, BoundPredicate>> tag_conditions_;
   std::vector<PlannedDevice> devices_;

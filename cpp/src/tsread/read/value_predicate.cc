@@ -46,4 +46,16 @@ std::string DescribePredicate(const ValuePredicate& predicate) {
   return text;
 }
 
+std::string DescribePredicate(const PredicateExpr& expr) {
+  if (expr.kind == PredicateExpr::Kind::kComparison) return DescribePredicate(expr.comparison);
+  const std::string_view join = expr.kind == PredicateExpr::Kind::kAnd ? " AND " : " OR ";
+  std::string text;
+  for (const PredicateExpr& operand : expr.operands) {
+    if (!text.empty()) absl::StrAppend(&text, ToAbsl(join));
+    const bool nested = operand.kind != PredicateExpr::Kind::kComparison;
+    absl::StrAppend(&text, nested ? "(" : "", DescribePredicate(operand), nested ? ")" : "");
+  }
+  return text;
+}
+
 }  // namespace tsread

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -34,10 +35,45 @@ struct ValuePredicate {
   std::vector<PredicateValue> values;
 };
 
+// A condition built of comparisons with AND and OR — `region = east OR (s_double > 380 AND s_int32
+// IS NULL)`. A ValuePredicate converts to one implicitly, so a list of comparisons still reads as
+// their AND wherever a list of expressions is taken (ScanOptions::value_predicates).
+struct PredicateExpr {
+  enum class Kind : uint8_t { kComparison, kAnd, kOr };
+
+  PredicateExpr() = default;
+  PredicateExpr(ValuePredicate comparison) : comparison(std::move(comparison)) {}  // NOLINT: implicit by design
+  static PredicateExpr And(std::vector<PredicateExpr> operands) { return Of(Kind::kAnd, std::move(operands)); }
+  static PredicateExpr Or(std::vector<PredicateExpr> operands) { return Of(Kind::kOr, std::move(operands)); }
+
+  Kind kind = Kind::kComparison;
+  ValuePredicate comparison;            // kComparison
+  std::vector<PredicateExpr> operands;  // kAnd, kOr: one or more
+
+ private:
+  static PredicateExpr Of(Kind kind, std::vector<PredicateExpr> operands) {
+    PredicateExpr e;
+    e.kind = kind;
+    e.operands = std::move(operands);
+    return e;
+  }
+};
+
 // "=", "!=", "<", ..., "IS NULL", "IS NOT NULL".
 std::string_view CompareOpText(CompareOp op);
 // `column op value[, value...]`, for messages.
 std::string DescribePredicate(const ValuePredicate& predicate);
+// The expression in the grammar's form (predicate_text.h), parenthesized where it nests.
+std::string DescribePredicate(const PredicateExpr& expr);
+// Calls visit(comparison) for every comparison of `expr`, left to right.
+template <typename Visit>
+void ForEachComparison(const PredicateExpr& expr, Visit&& visit) {
+  if (expr.kind == PredicateExpr::Kind::kComparison) {
+    visit(expr.comparison);
+    return;
+  }
+  for (const PredicateExpr& operand : expr.operands) ForEachComparison(operand, visit);
+}
 
 }  // namespace tsread
 
