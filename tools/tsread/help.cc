@@ -60,10 +60,11 @@ constexpr char kTimes[] =
 constexpr char kTableSelection[] =
     "  --table T              the table (may be left out when the input holds one table)\n"
     "  --columns a,b          the columns, in that order (time always comes first; naming it is allowed)\n"
-    "  --where COND           keep the rows that satisfy COND; repeat, or join with AND, for several:\n"
+    "  --where COND           keep the rows that satisfy COND; repeat, or join with AND, for several;\n"
+    "                         OR (AND binds tighter) and parentheses for alternatives:\n"
     "                         `s_double>380`, `s_int32 <= 5 AND s_text != 'idle'`, `x IS NULL`,\n"
-    "                         `region=east,west` (any of), `region=` (null); agg and last take only\n"
-    "                         tag=v1[,v2] (see docs/cli.md)\n";
+    "                         `region=east,west` (any of), `region=` (null), `region=east OR s_bool=true`;\n"
+    "                         agg and last take only tag=v1[,v2] and ORs of those (see docs/cli.md)\n";
 
 }  // namespace
 

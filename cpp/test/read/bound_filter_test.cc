@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "testing/csv.h"
 #include "testing/fixtures.h"
+#include "testing/scan_with_predicates.h"
 #include "tsread/read/predicate_text.h"
 #include "tsread/read/table_scanner.h"
 #include "tsread/read/tsfile_reader.h"
@@ -189,15 +190,7 @@ std::vector<std::pair<std::string, int64_t>> Union(const std::vector<std::pair<s
 // A predicate on `column` that, on the fixtures' data, keeps some rows and not others.
 ValuePredicate SomeRows(const ColumnSchema& column) {
   if (column.category == ColumnCategory::kTag) return {column.name, CompareOp::kIsNotNull, {}};
-  switch (column.data_type) {
-    case DataType::kBoolean: return {column.name, CompareOp::kEq, {true}};
-    case DataType::kFloat:
-    case DataType::kDouble: return {column.name, CompareOp::kLt, {0.0}};
-    case DataType::kText:
-    case DataType::kString:
-    case DataType::kBlob: return {column.name, CompareOp::kIsNull, {}};
-    default: return {column.name, CompareOp::kLt, {int64_t{20240301}}};
-  }
+  return testing::SomeRowsPredicate(column);
 }
 
 class OrScanTest : public ::testing::TestWithParam<std::string> {};

@@ -121,6 +121,7 @@ std::optional<DecimalBounds> DecimalFromText(std::string_view raw) {
   for (int64_t k = 0; k < std::max<int64_t>(whole_digits, 0); ++k) {
     const int digit = k < n ? digits[static_cast<size_t>(k)] - '0' : 0;
     whole = std::min(whole * 10 + digit, kCap);
+    if (whole == kCap) break;  // saturated: the digits after it change nothing
   }
   for (int64_t k = std::max<int64_t>(whole_digits, 0); k < n; ++k) fraction = fraction || digits[static_cast<size_t>(k)] != '0';
   DecimalBounds b;
