@@ -96,6 +96,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
     last_time.append(g.last_time);
   }
   out["device"] = device;
+  out["device_column"] = r.DeviceIdColumn();
   out["tags"] = tags;
   out["bucket"] = buckets;
   out["rows"] = rows;

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 import tsread
+from conftest import generate_dataset
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +124,14 @@ def test_bad_by_and_bucket(alltypes):
             tsread.aggregate(alltypes, bucket=bad)
     with pytest.raises(TypeError, match="bucket"):
         tsread.aggregate(alltypes, bucket=1.5)
+
+
+def test_the_device_ids_column_never_takes_a_columns_name(tmp_path):
+    """The benchmark table has a TAG named device: the id is `_device` and the tag keeps its values
+    (aggregate and last replaced the id with the tag)."""
+    path = generate_dataset(tmp_path / "bench.tsfile", "--devices", 3, "--rows", 20)
+    for got in (tsread.aggregate(path, columns=["s_double"]), tsread.last(path, columns=["s_double"])):
+        assert list(got.columns[:3]) == ["_device", "region", "device"]
+        assert got["_device"].tolist() == ["sensors.region_0.dev_000", "sensors.region_0.dev_001",
+                                           "sensors.region_0.dev_002"]
+        assert got["device"].astype(str).tolist() == ["dev_000", "dev_001", "dev_002"]

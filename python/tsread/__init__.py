@@ -317,7 +317,8 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
     or "1h", or a timedelta) — from the files' statistics wherever they give exactly what decoding
     the rows would (only the pages a range end or bucket boundary cuts are decoded): a DataFrame
-    with `device` and the TAG columns (by device), `bucket` (its first time, with buckets),
+    with `device` (the id; `_device` where a TAG or FIELD column is named device) and the TAG
+    columns (by device), `bucket` (its first time, with buckets),
     `rows`, `first_time`, `last_time`, then per FIELD column (`columns`, all by default)
     `<c>_count`, `<c>_min`, `<c>_max` (numeric, DATE, TIMESTAMP), `<c>_first`, `<c>_last` (the
     values at the earliest/latest time among the non-null ones) and `<c>_sum` (INT32, INT64,
@@ -338,7 +339,7 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
 
 def last(path, table=None, columns=None, tags=None, *, time_as="datetime", date_as="datetime64",
          skip_unreadable=False):
-    """Per device: `device`, the TAG columns, `time` (its last), then per FIELD column its latest
+    """Per device: `device` (`_device` as in aggregate), the TAG columns, `time` (its last), then per FIELD column its latest
     non-null value (`<c>`) and that value's time (`<c>_time`): what a dashboard shows, from
     statistics where they are exact."""
     options = _value_options("last", time_as=time_as, date_as=date_as)

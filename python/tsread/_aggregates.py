@@ -72,8 +72,9 @@ def _sums(values, type_name):
 
 
 def _head(data):
-    """device and the TAG columns (categoricals of sorted values)."""
-    out = {"device": np.array(data["device"], dtype=object)}
+    """The device id (as `device`, or `_device` where a TAG or FIELD column has that name) and the
+    TAG columns (categoricals of sorted values)."""
+    out = {data["device_column"]: np.array(data["device"], dtype=object)}
     for k, name in enumerate(data["tag_columns"]):
         values = [tags[k] for tags in data["tags"]]
         out[name] = pd.Categorical(values, categories=_frame.sorted_categories(v for v in values if v is not None))

@@ -78,12 +78,13 @@ struct GroupShape {
   bool buckets = false;
 };
 
-// The header's first fields: device and the TAG columns (by device), bucket (with buckets). Each
-// field ends with a comma.
+// The header's first fields: the device id (TableAggregate::DeviceIdColumn: `device`, or `_device`
+// where a column has that name) and the TAG columns (by device), bucket (with buckets). Each field
+// ends with a comma.
 std::string CsvHead(const TableAggregate& result, GroupShape shape) {
   std::string out;
   if (shape.by_device) {
-    out = "device,";
+    out = result.DeviceIdColumn() + ",";
     for (const std::string& tag : result.tag_columns) absl::StrAppend(&out, tag, ",");
   }
   if (shape.buckets) out += "bucket,";

@@ -255,3 +255,46 @@ TEST(ColumnAggregateTest, WithoutHeadLeavesOpenWhatTheHeadCouldHide) {
 
 }  // namespace
 }  // namespace tsread
+
+namespace tsread {
+namespace {
+
+// Values near ±DBL_MAX whose sum is finite: the new user's `"sum": "NaN"` though no value is NaN.
+TEST(ColumnAggregateTest, SumsOfValuesNearTheDoubleRangeDoNotOverflowOnTheWay) {
+  constexpr double kBig = 1.7e308;
+  const std::vector<double> v = {kBig, kBig, -kBig, -kBig, kBig, -kBig, 1.5, kBig, kBig, -kBig, -kBig};
+  std::vector<int64_t> times(v.size());
+  for (size_t r = 0; r < times.size(); ++r) times[r] = static_cast<int64_t>(r);
+  const ColumnVector values = Doubles(v);
+  ColumnAggregate rows(DataType::kDouble), one_by_one(DataType::kDouble);
+  rows.AddRows(values, times.data());
+  for (size_t r = 0; r < v.size(); ++r) one_by_one.AddRow(values, r, times[r]);
+  EXPECT_EQ(rows.float_sum(), 1.5);
+  EXPECT_EQ(one_by_one.float_sum(), 1.5);
+  // Across groups: each part's sum lies beyond the double range, their total does not.
+  ColumnAggregate up(DataType::kDouble), down(DataType::kDouble);
+  up.AddRows(Doubles({kBig, kBig}), times.data());
+  down.AddRows(Doubles({-kBig, -kBig, 2.0}), times.data() + 2);
+  EXPECT_EQ(up.float_sum(), std::numeric_limits<double>::infinity());  // said outright, never UB
+  up.Merge(down);
+  EXPECT_EQ(up.float_sum(), 2.0);
+  // NaN only where a value is.
+  ColumnAggregate nan(DataType::kDouble);
+  nan.AddRows(Doubles({kBig, kBig, std::nan(""), -kBig}), times.data());
+  EXPECT_TRUE(std::isnan(nan.float_sum()));
+  // Statistics whose sum is not finite (the writer's double overflowed) are not believed.
+  Statistics s;
+  s.type = DataType::kDouble;
+  s.count = 4;
+  s.float_min = -kBig;
+  s.float_max = kBig;
+  s.float_sum = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(ColumnAggregate(DataType::kDouble).StatisticsAreExact(s));
+  s.float_sum = std::nan("");
+  EXPECT_FALSE(ColumnAggregate(DataType::kDouble).StatisticsAreExact(s));
+  s.float_sum = 1.5;
+  EXPECT_TRUE(ColumnAggregate(DataType::kDouble).StatisticsAreExact(s));
+}
+
+}  // namespace
+}  // namespace tsread

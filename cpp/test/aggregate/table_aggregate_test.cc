@@ -448,6 +448,32 @@ TEST(TableAggregateTest, AHundredFileDatasetIsAggregatedFromMetadata) {
   std::filesystem::remove_all(dir);
 }
 
+// A DOUBLE column of values near ±DBL_MAX whose sum is 1.5: the writer's statistics sum overflows
+// (infinity), so the pages are decoded and summed without overflowing (was: "sum": NaN or inf).
+TEST(TableAggregateTest, AFiniteSumOfHugeDoublesIsComputedFromTheValues) {
+  const std::string path = ::testing::TempDir() + "/tsread_agg_huge_" + std::to_string(::getpid()) + ".tsfile";
+  const TableSchema schema = testing::TagAndFields("t", "id", {{"f64", DataType::kDouble}});
+  auto writer = TsFileWriter::Create(path, schema, TableWriterOptions{}).value();
+  constexpr double kBig = 1.7e308;
+  std::vector<int64_t> times;
+  std::vector<ColumnValues> fields(1);
+  fields[0].type = DataType::kDouble;
+  fields[0].doubles = {kBig, kBig, -kBig, -kBig, kBig, -kBig, 1.5, kBig, kBig, -kBig, -kBig};
+  for (size_t r = 0; r < fields[0].doubles.size(); ++r) times.push_back(static_cast<int64_t>(r));
+  ASSERT_TRUE(writer->WriteRows(writer->MakeDeviceId({"d0"}), times, fields).ok());
+  ASSERT_TRUE(writer->Close().ok());
+  std::unique_ptr<Dataset> dataset = Dataset::Open({path}).value();
+  for (AggregateGroupBy by : {AggregateGroupBy::kDevice, AggregateGroupBy::kTable}) {
+    AggregateOptions options;
+    options.by = by;
+    TableAggregate got = Aggregate(*dataset, options).value();
+    ASSERT_EQ(got.groups.size(), 1u);
+    EXPECT_EQ(got.groups[0].columns[0].count(), 11u);
+    EXPECT_EQ(got.groups[0].columns[0].float_sum(), 1.5);
+  }
+  std::remove(path.c_str());
+}
+
 TEST(TableAggregateTest, UnknownColumnsAreInvalidArguments) {
   std::unique_ptr<Dataset> dataset = Dataset::Open({testing::FixturePath("table_alltypes.tsfile")}).value();
   AggregateOptions options;

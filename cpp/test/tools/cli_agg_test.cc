@@ -1,5 +1,7 @@
 // tsread agg end to end: per-device aggregates in JSON and CSV equal what the test computes from
 // `tsread cat` of the same rows; usage errors.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -13,6 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
 #include "testing/fixtures.h"
+#include "testing/temp_path.h"
 
 namespace tsread {
 namespace {
@@ -183,6 +186,26 @@ TEST(CliAggTest, UsageErrors) {
     EXPECT_THAT(b.err, HasSubstr("--bucket needs a positive duration")) << bucket;
   }
   EXPECT_EQ(RunTsread("agg '" + testing::FixturePath("table_multi.tsfile") + "'").exit_code, 1);  // which table?
+}
+
+// The benchmark table has a TAG named device: the id's column is `_device`, the tag keeps its name
+// (the header repeated `device`, and readers of the CSV took one for the other).
+TEST(CliAggTest, TheDeviceIdsColumnNeverTakesAColumnsName) {
+  const std::string file = ::testing::TempDir() + "/tsread_cli_agg_device_" + std::to_string(getpid()) + ".tsfile";
+  const testing::ScopedTempPath cleanup(file);
+  RunResult gen = RunTsread("gen '" + file + "' --devices 3 --rows 20");
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  RunResult agg = RunTsread("agg '" + file + "' --columns s_double");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  EXPECT_THAT(agg.out, ::testing::StartsWith("_device,region,device,rows,"));
+  EXPECT_THAT(agg.out, ::testing::HasSubstr("\n\"sensors.region_0.dev_000\",\"region_0\",\"dev_000\",20,"));
+  RunResult last = RunTsread("last '" + file + "' --columns s_double");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_THAT(last.out, ::testing::StartsWith("_device,region,device,time,"));
+  // Without such a column it stays `device`.
+  RunResult plain = RunTsread("agg '" + testing::FixturePath("table_alltypes.tsfile") + "' --columns f_int32");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, ::testing::StartsWith("device,region,id,"));
 }
 
 }  // namespace

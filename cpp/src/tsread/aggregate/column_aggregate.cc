@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -76,6 +77,18 @@ bool FirstAndLastValid(const ColumnVector& values, size_t begin, size_t end, siz
   return true;
 }
 
+// The sum of the valid rows [first, last] of a FLOAT/DOUBLE column as a WideSum: where a double's
+// partial sums overflowed (values near ±DBL_MAX) though the values' sum may not.
+template <typename T>
+WideSum WideSumOf(const ColumnVector& values, const T* data, size_t first, size_t last) {
+  WideSum sum;
+  const bool all_valid = values.null_count == 0;
+  for (size_t r = first; r <= last; ++r) {
+    if (all_valid || values.IsValid(r)) sum.Add(static_cast<long double>(data[r]));
+  }
+  return sum;
+}
+
 // The sum of |v| over the valid rows [0, n) of a FLOAT/DOUBLE column.
 template <typename T>
 double AbsoluteSum(const ColumnVector& values, const std::vector<T>& data, size_t n) {
@@ -103,6 +116,7 @@ ColumnAggregate::ColumnAggregate(const ColumnAggregate& other)
       max_(other.max_),
       int_sum_(other.int_sum_),
       float_sum_(other.float_sum_),
+      wide_sum_(other.wide_sum_ != nullptr ? std::make_unique<WideSum>(*other.wide_sum_) : nullptr),
       texts_(other.texts_ != nullptr ? std::make_unique<Texts>(*other.texts_) : nullptr) {}
 
 ColumnAggregate& ColumnAggregate::operator=(const ColumnAggregate& other) {
@@ -140,8 +154,33 @@ bool ColumnAggregate::has_sum() const {
   return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloatType(type_) || type_ == DataType::kBoolean;
 }
 
+double ColumnAggregate::float_sum() const { return wide_sum_ != nullptr ? wide_sum_->ToDouble() : float_sum_; }
+
+void ColumnAggregate::AddToSum(double x) {
+  if (wide_sum_ == nullptr) {
+    const double t = float_sum_ + x;
+    if (std::isfinite(t)) {
+      float_sum_ = t;
+      return;
+    }
+    wide_sum_ = std::make_unique<WideSum>();
+    wide_sum_->Add(float_sum_);
+  }
+  wide_sum_->Add(x);
+}
+
+void ColumnAggregate::AddToSum(const WideSum& x) {
+  if (wide_sum_ == nullptr) {
+    wide_sum_ = std::make_unique<WideSum>();
+    wide_sum_->Add(float_sum_);
+  }
+  wide_sum_->Add(x);
+}
+
 bool ColumnAggregate::StatisticsAreExact(const Statistics& s) const {
-  if (type_ != DataType::kInt64 || s.count == 0) return true;
+  if (s.count == 0) return true;
+  if (IsFloatType(type_)) return std::isfinite(s.float_sum);
+  if (type_ != DataType::kInt64) return true;
   // Every partial sum is at most count * max(|min|, |max|) in magnitude; within 2^53 each
   // addition of integers in a double is exact.
   const unsigned __int128 bound = std::max(Magnitude(s.int_min), Magnitude(s.int_max));
@@ -227,7 +266,11 @@ void ColumnAggregate::AddNumbers(const ColumnVector& values, const T* data, cons
     const RunSummary<double, double> run = Summarize<double, double>(values, data, first, last, min_.d, max_.d);
     min_.d = run.lo;
     max_.d = run.hi;
-    float_sum_ += run.sum;
+    if (std::isfinite(run.sum)) {
+      AddToSum(run.sum);
+    } else {
+      AddToSum(WideSumOf(values, data, first, last));
+    }
     count_ += run.n;
   } else {
     const bool boolean = type_ == DataType::kBoolean;
@@ -318,7 +361,7 @@ void ColumnAggregate::AddValue(const AggregateValue& v, int64_t time) {
   TakeLast(v, time);
   ++count_;
   if (type_ == DataType::kBoolean || type_ == DataType::kInt32 || type_ == DataType::kInt64) int_sum_ += v.i;
-  if (IsFloatType(type_)) float_sum_ += v.d;
+  if (IsFloatType(type_)) AddToSum(v.d);
 }
 
 void ColumnAggregate::TakeMinMax(const AggregateValue& min, const AggregateValue& max) {
@@ -354,7 +397,11 @@ void ColumnAggregate::Merge(const ColumnAggregate& other) {
   TakeMinMax(other.min(), other.max());
   count_ += other.count_;
   int_sum_ += other.int_sum_;
-  float_sum_ += other.float_sum_;
+  if (other.wide_sum_ != nullptr) {
+    AddToSum(*other.wide_sum_);
+  } else {
+    AddToSum(other.float_sum_);
+  }
 }
 
 
@@ -396,6 +443,7 @@ std::optional<ColumnAggregate> ColumnAggregate::WithoutHead(const ColumnVector& 
   }
   out.int_sum_ = int_sum_ - before.int_sum_;
   if (IsFloatType(type_)) {
+    if (wide_sum_ != nullptr || before.wide_sum_ != nullptr) return std::nullopt;  // decoded instead
     out.float_sum_ = float_sum_ - before.float_sum_;
     const double magnitude = type_ == DataType::kFloat ? AbsoluteSum(head, head.floats, tail)
                                                        : AbsoluteSum(head, head.doubles, tail);

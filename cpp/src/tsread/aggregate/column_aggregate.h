@@ -9,8 +9,11 @@
 //                  Java writer's statistics update them: the first value, then replaced by a
 //                  value that compares less (greater), so NaN never replaces one; STRING in
 //                  unsigned-byte (code-point) order, as SQL's
-//   sum            INT32, INT64 (exact integers), FLOAT, DOUBLE (in double: a decoded sum may
-//                  differ from the statistics' by rounding, as IoTDB's do), BOOLEAN (the trues)
+//   sum            INT32, INT64 (exact integers), FLOAT, DOUBLE (a decoded sum may differ from the
+//                  statistics' by rounding, as IoTDB's do; where a double sum would overflow, it
+//                  goes on in a WideSum, so values near ±DBL_MAX that cancel give their finite
+//                  sum, and the sum is NaN only when a value is or infinities of both signs are),
+//                  BOOLEAN (the trues)
 // TEXT and BLOB give count, first and last (their statistics hold no min or max). A group without values gives count 0 and
 // nothing else (null).
 #ifndef TSREAD_AGGREGATE_COLUMN_AGGREGATE_H_
@@ -21,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "tsread/aggregate/wide_sum.h"
 #include "tsread/common/tsfile_enums.h"
 #include "tsread/format/statistics.h"
 #include "tsread/read/column_vector.h"
@@ -52,14 +56,17 @@ class ColumnAggregate {
   AggregateValue max() const { return Get(max_, &Texts::max); }
   // Exact for the integer types and BOOLEAN.
   __int128 int_sum() const { return int_sum_; }
-  double float_sum() const { return float_sum_; }
+  // The FLOAT/DOUBLE sum as a double: ±infinity when it lies beyond the double range.
+  double float_sum() const;
 
   bool has_min_max() const;
   bool has_sum() const;
 
   // Whether `s`, a series' statistics over the group's values of this column, gives exactly what
   // decoding would (the caller has checked the encoding is lossless): an INT64 sum is kept in a
-  // double and is exact only while no partial sum can pass 2^53.
+  // double and is exact only while no partial sum can pass 2^53; a FLOAT/DOUBLE sum that is not
+  // finite may be the writer's overflow (values near ±DBL_MAX whose sum is finite), so is not
+  // believed (decoding gives infinity or NaN where the values do).
   bool StatisticsAreExact(const Statistics& s) const;
   // Adds the values `s` describes (their time range s.start_time..s.end_time).
   void AddStatistics(const Statistics& s);
@@ -118,8 +125,14 @@ class ColumnAggregate {
   uint64_t count_ = 0;
   int64_t first_time_ = 0, last_time_ = 0;
   Number first_{0}, last_{0}, min_{0}, max_{0};
+  // Adds to the FLOAT/DOUBLE sum: in float_sum_ while that stays finite, else (from then on) in
+  // wide_sum_ (wide_sum.h).
+  void AddToSum(double x);
+  void AddToSum(const WideSum& x);
+
   __int128 int_sum_ = 0;
   double float_sum_ = 0;
+  std::unique_ptr<WideSum> wide_sum_;  // once a double sum overflowed: the sum, float_sum_ unused
   std::unique_ptr<Texts> texts_;
 };
 

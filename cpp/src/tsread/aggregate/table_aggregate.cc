@@ -2,6 +2,7 @@
 // so that what statistics answer is never read and only the rest is decoded.
 #include "tsread/aggregate/table_aggregate.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -58,6 +59,16 @@ absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOpti
 }
 
 }  // namespace
+
+std::string TableAggregate::DeviceIdColumn() const {
+  std::string name = "device";
+  auto taken = [&](const std::string& n) {
+    return std::find(tag_columns.begin(), tag_columns.end(), n) != tag_columns.end() ||
+           std::any_of(columns.begin(), columns.end(), [&](const ColumnSchema& c) { return c.name == n; });
+  };
+  while (taken(name)) name.insert(name.begin(), '_');
+  return name;
+}
 
 absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options) {
   TSREAD_ASSIGN_OR_RETURN(TableAggregate out, Shape(dataset, options));

@@ -67,6 +67,11 @@ struct TableAggregate {
   // order; by table, buckets in time order.
   std::vector<GroupAggregate> groups;
   AggregateWork work;
+
+  // What tabular front ends call the device id column (CLI CSV, Python frames): "device", or
+  // with an underscore before it as many times as it takes to differ from every TAG and FIELD
+  // column of the result — the benchmark table has a TAG named device, which the id's column hid.
+  std::string DeviceIdColumn() const;
 };
 
 // Errors: InvalidArgument for an unknown table, a column that is not one of its FIELD columns or a
