@@ -18,7 +18,7 @@ std::string BenchFile() { return std::string(TSREAD_SOURCE_DIR) + "/../shared/be
 // With `fresh_reader`, every iteration opens the file anew: a first query, which reads the
 // headers of the FLOAT/DOUBLE chunks whose statistics would skip them; an open reader remembers
 // them (TsFileReader::KnownChunkFacts) for the next.
-void Scan(benchmark::State& state, std::vector<std::string> columns, std::vector<ValuePredicate> predicates,
+void Scan(benchmark::State& state, std::vector<std::string> columns, std::vector<PredicateExpr> predicates,
           bool fresh_reader = false) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
   if (!reader.ok()) {
@@ -33,7 +33,7 @@ void Scan(benchmark::State& state, std::vector<std::string> columns, std::vector
     ScanOptions options;
     options.table = "sensors";
     options.columns = columns;
-    options.value_predicates.assign(predicates.begin(), predicates.end());
+    options.value_predicates = predicates;
     absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(**reader, options);
     if (!scanner.ok()) {
       state.SkipWithError(std::string(scanner.status().message()).c_str());
@@ -73,6 +73,22 @@ void BM_CountDoubleOver380FreshReader(benchmark::State& state) {
   Scan(state, {"s_double"}, {ValuePredicate{"s_double", CompareOp::kGt, {380.0}}}, true);
 }
 BENCHMARK(BM_CountDoubleOver380FreshReader)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// An OR on one column, which statistics rule out where both sides are (as the count above does).
+void BM_CountDoubleOutside380(benchmark::State& state) {
+  Scan(state, {"s_double"},
+       {PredicateExpr::Or({ValuePredicate{"s_double", CompareOp::kGt, {380.0}},
+                           ValuePredicate{"s_double", CompareOp::kLt, {-380.0}}})});
+}
+BENCHMARK(BM_CountDoubleOutside380)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// An OR of a TAG and a FIELD: the tag settles a tenth of the devices whole, statistics or rows the rest.
+void BM_ScanAllTagOrField(benchmark::State& state) {
+  Scan(state, {},
+       {PredicateExpr::Or({ValuePredicate{"region", CompareOp::kEq, {std::string("region_0")}},
+                           ValuePredicate{"s_double", CompareOp::kGt, {380.0}}})});
+}
+BENCHMARK(BM_ScanAllTagOrField)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ScanAll(benchmark::State& state) { Scan(state, {}, {}); }
 BENCHMARK(BM_ScanAll)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "text_values.h"
 #include "tsread/aggregate/table_aggregate.h"
 
 namespace py = pybind11;
@@ -31,9 +32,10 @@ std::string FileOf(const Dataset& dataset) {
   return dataset.files().size() == 1 ? dataset.files().front().path : std::string();
 }
 
-// A value of `type` as a Python object; TEXT/STRING that is not UTF-8 is CorruptFileError naming
-// `file` (empty: unknown) and the column.
-py::object Value(DataType type, const AggregateValue& v, const std::string& column, const std::string& file) {
+// A value of `type` as a Python object. TEXT/STRING that is not UTF-8 goes as `invalid_utf8` says:
+// CorruptFileError naming `file` (empty: unknown) and the column, U+FFFD replacements, or bytes.
+py::object Value(DataType type, const AggregateValue& v, const std::string& column, const std::string& file,
+                 InvalidUtf8 invalid_utf8) {
   switch (type) {
     case DataType::kBoolean: return py::bool_(v.i != 0);
     case DataType::kFloat:
@@ -41,12 +43,14 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
     case DataType::kBlob: return py::bytes(v.s);
     case DataType::kText:
     case DataType::kString: {
-      PyObject* s = PyUnicode_DecodeUTF8(v.s.data(), static_cast<Py_ssize_t>(v.s.size()), "strict");
-      if (s == nullptr) {
-        PyErr_Clear();
-        RaiseCorrupt(file, "column \"" + column + "\": an aggregated value is not UTF-8: " + BytesRepr(v.s));
-      }
-      return py::reinterpret_steal<py::object>(s);
+      const auto size = static_cast<Py_ssize_t>(v.s.size());
+      PyObject* s = PyUnicode_DecodeUTF8(v.s.data(), size, invalid_utf8 == InvalidUtf8::kReplace ? "replace" : "strict");
+      if (s != nullptr) return py::reinterpret_steal<py::object>(s);
+      if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) throw py::error_already_set();
+      PyErr_Clear();
+      if (invalid_utf8 == InvalidUtf8::kBytes) return py::bytes(v.s);
+      RaiseCorrupt(file, "column \"" + column + "\": an aggregated value is not UTF-8: " + BytesRepr(v.s) +
+                             " (invalid_utf8='replace' or 'bytes' reads it)");
     }
     default: return py::int_(v.i);
   }
@@ -54,7 +58,8 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
 
 }  // namespace
 
-py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket) {
+py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket,
+                   InvalidUtf8 invalid_utf8, bool last_only) {
   AggregateOptions options;
   if (by == "table") {
     options.by = AggregateGroupBy::kTable;
@@ -83,11 +88,11 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   const std::string file = FileOf(*ds.dataset());
   for (const GroupAggregate& g : r.groups) {
     // A device id is its tags' text: one that is not UTF-8 is a damaged file, not a str.
-    device.append(Value(DataType::kString, AggregateValue{0, 0, g.device}, "device id", file));
+    device.append(Value(DataType::kString, AggregateValue{0, 0, g.device}, "device id", file, InvalidUtf8::kError));
     py::list values;
     for (size_t k = 0; k < g.tags.size(); ++k) {
       const std::optional<std::string>& t = g.tags[k];
-      values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k], file) : py::none());
+      values.append(t ? Value(DataType::kString, AggregateValue{0, 0, *t}, r.tag_columns[k], file, invalid_utf8) : py::none());
     }
     tags.append(values);
     buckets.append(g.bucket ? py::object(py::int_(*g.bucket)) : py::none());
@@ -114,10 +119,13 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
       count.append(c.count());
-      min.append(any && c.has_min_max() ? Value(column.data_type, c.min(), column.name, file) : py::none());
-      max.append(any && c.has_min_max() ? Value(column.data_type, c.max(), column.name, file) : py::none());
-      first.append(any ? Value(column.data_type, c.first(), column.name, file) : py::none());
-      last.append(any ? Value(column.data_type, c.last(), column.name, file) : py::none());
+      // last() shows only the last values: the others are not made (a bad one it never shows
+      // must not fail it).
+      const bool all = any && !last_only;
+      min.append(all && c.has_min_max() ? Value(column.data_type, c.min(), column.name, file, invalid_utf8) : py::none());
+      max.append(all && c.has_min_max() ? Value(column.data_type, c.max(), column.name, file, invalid_utf8) : py::none());
+      first.append(all ? Value(column.data_type, c.first(), column.name, file, invalid_utf8) : py::none());
+      last.append(any ? Value(column.data_type, c.last(), column.name, file, invalid_utf8) : py::none());
       first_at.append(any ? py::object(py::int_(c.first_time())) : py::none());
       last_at.append(any ? py::object(py::int_(c.last_time())) : py::none());
       if (!any || !c.has_sum()) {

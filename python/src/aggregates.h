@@ -10,6 +10,7 @@
 
 #include "dataset.h"
 #include "scan_args.h"
+#include "values.h"
 
 namespace tsread::python {
 
@@ -20,7 +21,11 @@ namespace tsread::python {
 // values as Python objects of the column's type (DATE and TIMESTAMP as their stored ints; sums as
 // int or float), grouped `by` "device" or "table", in buckets of `bucket` (time unit; 0: none).
 // ValueError for another `by`. The aggregation runs without the GIL. Needs the GIL.
-pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket);
+// The C++ Aggregate as a dict of lists for python/tsread/_aggregates.py. TEXT/STRING values (and
+// TAG values) that are not UTF-8 go as `invalid_utf8` says; with `last_only`, min, max and first
+// are left out (None): tsread.last shows only the last values.
+pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket,
+                         InvalidUtf8 invalid_utf8, bool last_only);
 
 }  // namespace tsread::python
 

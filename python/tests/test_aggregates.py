@@ -135,3 +135,20 @@ def test_the_device_ids_column_never_takes_a_columns_name(tmp_path):
         assert got["_device"].tolist() == ["sensors.region_0.dev_000", "sensors.region_0.dev_001",
                                            "sensors.region_0.dev_002"]
         assert got["device"].astype(str).tolist() == ["dev_000", "dev_001", "dev_002"]
+
+
+def test_last_takes_a_window(fixtures):
+    """last(start=, end=): each device's latest values inside the window, as read_table's rows say."""
+    path = str(fixtures / "table_alltypes.tsfile")
+    window = dict(start=1700000500000, end=1700003000000)
+    got = tsread.last(path, columns=["f_int32"], time_as="int", **window)
+    rows = tsread.read_table(path, columns=["region", "id", "f_int32"], time_as="int", **window)
+    assert len(got) > 0
+    for _, device in got.iterrows():
+        def same(column):
+            return rows[column].isna() if pd.isna(device[column]) else rows[column] == device[column]
+        mine = rows[same("region") & same("id")]
+        assert device["time"] == mine.time.max()
+        values = mine.dropna(subset=["f_int32"])
+        assert device["f_int32"] == values.f_int32.iloc[-1]
+        assert device["f_int32_time"] == values.time.iloc[-1]

@@ -325,3 +325,21 @@ def test_a_table_without_rows_reads_empty_with_its_schema(tmp_path):
     assert len(tsread.read_table(path, filters=[("s_double", ">", 1)])) == 0
     assert sum(len(b) for b in tsread.iter_batches(path, batch_rows=10)) == 0
     assert len(tsread.dask.read_tsfile(path).compute()) == 0
+
+
+@pytest.mark.parametrize("call", ["read_table", "iter_batches", "aggregate", "dask", "read_tree"])
+def test_a_start_after_the_end_is_an_error(fixtures, call):
+    """The CLI's and SQL's rule: a mistake, not an empty result."""
+    table = str(fixtures / "table_alltypes.tsfile")
+    window = dict(start=1700000600001, end=1700000600000)
+    with pytest.raises(ValueError, match="after end"):
+        if call == "read_table":
+            tsread.read_table(table, **window)
+        elif call == "iter_batches":
+            list(tsread.iter_batches(table, **window))
+        elif call == "aggregate":
+            tsread.aggregate(table, **window)
+        elif call == "dask":
+            tsread.dask.read_tsfile(table, **window)
+        else:
+            tsread.read_tree(str(fixtures / "tree_aligned.tsfile"), **window)

@@ -147,3 +147,18 @@ def test_dask_meta_equals_every_partition(test_files):
     assert meta == _dtypes(tsread.read_table(path))
     for i in range(ddf.npartitions):
         assert _dtypes(ddf.get_partition(i).compute(scheduler="sync")) == meta, i
+
+
+def test_aggregates_of_text_that_is_not_utf8(test_files):
+    """last() shows only the last values: a bad min it never shows does not fail it; aggregate()
+    names the file and takes invalid_utf8= as the readers do."""
+    path = str(test_files / "utf8.tsfile")
+    got = tsread.last(path, columns=["s"])
+    assert got["s"].tolist() == ["fine"]
+    with pytest.raises(tsread.CorruptFileError) as e:
+        tsread.aggregate(path, columns=["s"])
+    assert e.value.file == path and "invalid_utf8=" in str(e.value)
+    assert tsread.aggregate(path, columns=["s"], invalid_utf8="replace")["s_min"].tolist() == ["a\ufffd"]
+    assert tsread.aggregate(path, columns=["s"], invalid_utf8="bytes")["s_min"].tolist() == [b"a\xe6\x97"]
+    with pytest.raises(ValueError, match="invalid_utf8"):
+        tsread.last(path, invalid_utf8="ignore")

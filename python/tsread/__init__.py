@@ -171,6 +171,9 @@ def _with_tag_categories(options, ds, table, spec):
 def _scan_args(table, columns, start, end, tags, filters=None, function="read_table"):
     scan = dict(table=table, columns=_args.columns(columns), start=_args.to_ms(start), end=_args.to_ms(end),
                 tags=_args.tags(tags))
+    if scan["start"] is not None and scan["end"] is not None and scan["start"] > scan["end"]:
+        # The CLI's and SQL's rule: a mistake, not an empty result.
+        raise ValueError(f"{function}: start {start!r} is after end {end!r}")
     if filters is not None:
         scan["filters"] = _args.filters(filters, function)
     return scan
@@ -296,8 +299,11 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
     import pandas as pd
 
     options = _value_options("read_tree", time_as=time_as, invalid_utf8=invalid_utf8)
-    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), start=_args.to_ms(start),
-                             end=_args.to_ms(end), devices=_names("read_tree", "devices", devices),
+    start_ms, end_ms = _args.to_ms(start), _args.to_ms(end)
+    if start_ms is not None and end_ms is not None and start_ms > end_ms:
+        raise ValueError(f"read_tree: start {start!r} is after end {end!r}")
+    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), start=start_ms,
+                             end=end_ms, devices=_names("read_tree", "devices", devices),
                              measurements=_names("read_tree", "measurements", measurements),
                              invalid_utf8=invalid_utf8)
     times = np.asarray(data["time"], dtype=np.int64)
@@ -312,7 +318,7 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
-              time_as="datetime", date_as="datetime64", skip_unreadable=False):
+              time_as="datetime", date_as="datetime64", invalid_utf8="error", skip_unreadable=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
     or "1h", or a timedelta) — from the files' statistics wherever they give exactly what decoding
@@ -324,25 +330,26 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     values at the earliest/latest time among the non-null ones) and `<c>_sum` (INT32, INT64,
     FLOAT, DOUBLE; BOOLEAN: the trues), each only for the types that have it. Values have
     read_table's dtypes (nullable ones: a group may have no value); time_as/date_as as
-    read_table's; start/end/tags as read_table's. `frame.attrs["pages"]` and
+    read_table's; start/end/tags and invalid_utf8 as read_table's. `frame.attrs["pages"]` and
     `frame.attrs["chunks"]` say how many were answered from statistics and how many decoded/read.
     """
-    options = _value_options("aggregate", time_as=time_as, date_as=date_as)
+    options = _value_options("aggregate", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
     if by not in ("device", "table"):
         raise ValueError(f"aggregate: by must be 'device' or 'table', not {by!r}")
     width = _args.duration_ms(bucket, "aggregate")
     ds = _dataset(path, skip_unreadable, "aggregate")
-    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags), by=by,
-                             bucket=width or 0)
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="aggregate"),
+                             by=by, bucket=width or 0, invalid_utf8=invalid_utf8)
     return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 
-def last(path, table=None, columns=None, tags=None, *, time_as="datetime", date_as="datetime64",
-         skip_unreadable=False):
+def last(path, table=None, columns=None, tags=None, *, start=None, end=None, time_as="datetime",
+         date_as="datetime64", invalid_utf8="error", skip_unreadable=False):
     """Per device: `device` (`_device` as in aggregate), the TAG columns, `time` (its last), then per FIELD column its latest
     non-null value (`<c>`) and that value's time (`<c>_time`): what a dashboard shows, from
     statistics where they are exact."""
-    options = _value_options("last", time_as=time_as, date_as=date_as)
+    options = _value_options("last", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
     ds = _dataset(path, skip_unreadable, "last")
-    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, None, None, tags))
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="last"),
+                             invalid_utf8=invalid_utf8, last_only=True)
     return _aggregates.last_frame(data, options)

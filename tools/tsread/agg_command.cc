@@ -230,13 +230,13 @@ absl::StatusOr<AggregateGroupBy> GroupByFromArgs(const Args& args) {
   return absl::InvalidArgumentError(absl::StrCat("--by takes device or table, not \"", by, "\""));
 }
 
-// The aggregates the arguments ask for (`agg`: whether --start/--end, --by and --bucket are taken).
+// The aggregates the arguments ask for (`agg`: whether --by and --bucket are taken).
 absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   AggregateOptions options;
   options.table = args.Get("table").value_or("");
   TSREAD_ASSIGN_OR_RETURN(options.columns, ColumnsFromArgs(args));
+  TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
   if (agg) {
-    TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
     TSREAD_ASSIGN_OR_RETURN(options.by, GroupByFromArgs(args));
     if (std::optional<std::string> bucket = args.Get("bucket")) {
       TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));

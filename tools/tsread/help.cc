@@ -27,7 +27,8 @@ constexpr char kOverview[] =
     "                              per device or table (and time bucket): rows, first/last time, each\n"
     "                              column's count, min, max, first, last and sum, from statistics where\n"
     "                              they are exact\n"
-    "  last INPUT... [--table T] [--columns a,b] [--where tag=v1[,v2]]... [--json]\n"
+    "  last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "       [--json]\n"
     "                              per device: its last time, each column's latest value and its time\n"
     "  verify FILE [--memory-budget SIZE]   end-to-end check: offsets, pages, statistics, time order\n"
     "  salvage IN [OUT] [--schema-from FILE] [--json] [--force] [--memory-budget SIZE]\n"
@@ -148,11 +149,12 @@ std::string CommandHelp(std::string_view command) {
         "                         \"decoded\"}, \"chunks\": {\"from_statistics\", \"read\"}}\n");
   } else if (command == "last") {
     text = absl::StrCat(
-        "usage: tsread last INPUT... [--table T] [--columns a,b] [--where tag=v]... [--json]\n"
+        "usage: tsread last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "       [--json]\n"
         "Per device (a dataset's files merged): its last time, then per FIELD column (all by default) the\n"
         "latest non-null value and its time, empty when the column has none: what a dashboard shows,\n"
-        "from statistics where they are exact (as agg).\n",
-        kTableSelection,
+        "from statistics where they are exact (as agg); with --start/--end, inside that window.\n",
+        kTableSelection, kTimes,
         "  --json                 {\"table\", \"devices\": [{\"device\", \"tags\", \"time\",\n"
         "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n");
   } else if (command == "verify") {

@@ -117,6 +117,48 @@ TEST_P(SqlTimeTest, BadBoundsNameTheParameter) {
   }
 }
 
+// One rule in every front end: a start after the end is a mistake (the CLI's usage error), not an
+// empty result; an empty half-open range is not one.
+TEST_P(SqlTimeTest, AStartAfterTheEndIsAnError) {
+  const std::string file = AllTypes();
+  for (const char* function : {"read_tsfile", "tsfile_aggregate"}) {
+    const std::string error = Error(std::string("SELECT count(*) FROM ") + function + "('" + file +
+                                    "', start_time := 1700000600001, end_time := 1700000600000)");
+    EXPECT_NE(error.find("start_time is after end_time"), std::string::npos) << function << ": " << error;
+  }
+  EXPECT_NE(Error("SELECT count(*) FROM read_tsfile('" + file +
+                  "', start_time := '2023-11-14 22:23:20.001Z', end_time := '2023-11-14 22:23:20Z')")
+                .find("after"),
+            std::string::npos);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + file +
+                "', start_time := 1700000600000, end_time := 1700000600000, end_time_exclusive := true)"),
+            0);
+}
+
+// tsfile_last takes a window: each device's last time in it is read_tsfile's max(time) there.
+TEST_P(SqlTimeTest, LastTakesAWindow) {
+  const std::string file = AllTypes();
+  const std::string window = ", start_time := 1700000500000, end_time := 1700003000000";
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT region, id, time FROM tsfile_last('" + file + "'" + window +
+                ") EXCEPT SELECT region, id, max(time) FROM read_tsfile('" + file + "'" + window +
+                ") GROUP BY region, id)"),
+            0);
+  EXPECT_GT(Int("SELECT count(*) FROM tsfile_last('" + file + "'" + window + ")"), 0);
+  EXPECT_GT(Int("SELECT count(*) FROM (SELECT region, id, time FROM tsfile_last('" + file +
+                "') EXCEPT SELECT region, id, time FROM tsfile_last('" + file + "'" + window + "))"),
+            0);  // the window changes the answer
+}
+
+// tsfile_aggregate and tsfile_last on a file that cannot be read give its error, as read_tsfile
+// does (they said "no table-model table").
+TEST_P(SqlTimeTest, AggregatesOfUnreadableFilesSayWhy) {
+  const std::string missing = ::testing::TempDir() + "/tsread_no_such_file.tsfile";
+  for (const char* function : {"read_tsfile", "tsfile_aggregate", "tsfile_last"}) {
+    const std::string error = Error(std::string("SELECT * FROM ") + function + "('" + missing + "')");
+    EXPECT_NE(error.find("No such file"), std::string::npos) << function << ": " << error;
+  }
+}
+
 TEST_P(SqlTimeTest, TagsTakeOneValueOrAList) {
   const std::string scan = "SELECT count(*) FROM read_tsfile('" + AllTypes() + "', tags := ";
   const int64_t expected = CsvRowsOfDevice("dev_03");

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -176,7 +178,7 @@ TEST(CliAggTest, UsageErrors) {
   EXPECT_THAT(tag.err, HasSubstr("no FIELD column \"region\""));
   EXPECT_EQ(RunTsread("agg '" + file + "' --table nope").exit_code, 1);
   EXPECT_EQ(RunTsread("agg '" + file + "' --bogus").exit_code, 1);
-  EXPECT_EQ(RunTsread("last '" + file + "' --start 5").exit_code, 1);  // last takes no range
+  EXPECT_EQ(RunTsread("last '" + file + "' --bucket 1h").exit_code, 1);  // last takes no buckets
   RunResult by = RunTsread("agg '" + file + "' --by region");
   EXPECT_EQ(by.exit_code, 1);
   EXPECT_THAT(by.err, HasSubstr("--by takes device or table"));
@@ -206,6 +208,58 @@ TEST(CliAggTest, TheDeviceIdsColumnNeverTakesAColumnsName) {
   RunResult plain = RunTsread("agg '" + testing::FixturePath("table_alltypes.tsfile") + "' --columns f_int32");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_THAT(plain.out, ::testing::StartsWith("device,region,id,"));
+}
+
+// agg and last on a file that cannot be read: the message and exit code cat and scan give (3 for
+// I/O, 2 for a damaged file), not "no table-model table" and a usage error.
+TEST(CliAggTest, UnreadableInputsFailAsCatDoes) {
+  const std::string dir = ::testing::TempDir() + "/tsread_cli_agg_bad_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const testing::ScopedTempPath cleanup(dir);
+  const std::string junk = dir + "/junk.tsfile", cut = dir + "/cut.tsfile";
+  std::ofstream(junk) << "junk";
+  const std::string whole = testing::ReadWholeFile(testing::FixturePath("table_alltypes.tsfile"));
+  std::ofstream(cut, std::ios::binary) << whole.substr(0, 3000);
+  for (const std::string& file : {dir + "/missing.tsfile", junk, cut}) {
+    const RunResult cat = RunTsread("cat '" + file + "'");
+    ASSERT_NE(cat.exit_code, 0);
+    for (const char* command : {"agg", "last"}) {
+      const RunResult r = RunTsread(std::string(command) + " '" + file + "'");
+      EXPECT_EQ(r.exit_code, cat.exit_code) << command << " " << file << ": " << r.err;
+      EXPECT_EQ(r.err, cat.err) << command << " " << file;
+    }
+  }
+}
+
+// last --start/--end: each device's latest value inside the window, as cat prints the window's rows.
+TEST(CliAggTest, LastInAWindowIsTheWindowsLatestValue) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  const std::string window = " --start 1700000500000 --end 1700003000000";
+  RunResult r = RunTsread("last '" + file + "' --columns f_int32 --json --where id=dev_07" + window);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json result = nlohmann::json::parse(r.out);
+  ASSERT_EQ(result["devices"].size(), 1u);
+  const nlohmann::json& d = result["devices"][0];
+  RunResult cat = RunTsread("cat '" + file + "' --where id=dev_07 --columns f_int32" + window);
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  std::istringstream lines(cat.out);
+  std::string line, last_time, last_value, time_of_value;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    last_time = line.substr(0, line.find(','));
+    const std::string value = line.substr(line.find(',') + 1);
+    if (!value.empty()) {
+      last_value = value;
+      time_of_value = last_time;
+    }
+  }
+  ASSERT_FALSE(last_value.empty());
+  EXPECT_EQ(d["time"], std::stoll(last_time));
+  EXPECT_LE(d["time"].get<int64_t>(), 1700003000000);
+  EXPECT_EQ(d["columns"]["f_int32"]["value"], std::stoll(last_value));
+  EXPECT_EQ(d["columns"]["f_int32"]["time"], std::stoll(time_of_value));
+  RunResult backwards = RunTsread("last '" + file + "' --start 10 --end 5");
+  EXPECT_EQ(backwards.exit_code, 1);  // usage, as everywhere
 }
 
 }  // namespace

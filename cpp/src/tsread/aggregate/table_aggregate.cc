@@ -43,11 +43,7 @@ absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOpti
     return absl::InvalidArgumentError(absl::StrCat("bucket width must be positive, not ", options.bucket_width));
   }
   TableAggregate out;
-  if (options.table.empty()) {
-    TSREAD_ASSIGN_OR_RETURN(out.table, dataset.OnlyTable());
-  } else {
-    out.table = options.table;
-  }
+  TSREAD_ASSIGN_OR_RETURN(out.table, dataset.TableToRead(options.table));
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(out.table));
   if (!options.no_columns) {
     TSREAD_ASSIGN_OR_RETURN(out.columns, FieldColumns(schema, options.columns));

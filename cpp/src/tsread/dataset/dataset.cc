@@ -125,6 +125,18 @@ absl::StatusOr<std::string> Dataset::OnlyTable() const {
                                                  "Python's table=)"));
 }
 
+absl::StatusOr<std::string> Dataset::TableToRead(std::string_view table) const {
+  const std::vector<std::string> tables = TableNames();
+  const bool found = table.empty() ? tables.size() == 1 : std::find(tables.begin(), tables.end(), table) != tables.end();
+  if (!found) {
+    for (const DatasetFile& file : files_) {
+      if (!file.status.ok()) return file.status;
+    }
+  }
+  if (table.empty()) return OnlyTable();
+  return std::string(table);
+}
+
 absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) const {
   TableSchema reconciled;
   reconciled.name = std::string(table);

@@ -90,6 +90,10 @@ class Dataset {
   // The one table of the dataset: InvalidArgument listing them when there are several or saying
   // there is none.
   absl::StatusOr<std::string> OnlyTable() const;
+  // The table a read names (`table`; empty: OnlyTable()). When no readable file has it, a file
+  // that could not be read may be why (missing, truncated, not a TsFile): its error, which says
+  // more than "no such table" (every front end exits or raises as for that file).
+  absl::StatusOr<std::string> TableToRead(std::string_view table) const;
   // `table`'s columns reconciled by name: the first file's columns in its order, then each
   // column another file adds, in file order. InvalidArgument when no file has the table (the error
   // lists the tables); InvalidArgument naming both files when a column's type or category differs.

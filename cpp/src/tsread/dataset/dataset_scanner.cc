@@ -27,19 +27,7 @@ DatasetScanner::DatasetScanner(const Dataset& dataset, DatasetScanOptions option
     : dataset_(&dataset), options_(std::move(options)), schema_(std::move(schema)), projection_(std::move(projection)) {}
 
 absl::StatusOr<std::unique_ptr<DatasetScanner>> DatasetScanner::Create(const Dataset& dataset, DatasetScanOptions options) {
-  // When no readable file has the table, an unreadable file may be why (a truncated, special or
-  // missing file): its error says more than "no such table".
-  const std::vector<std::string> tables = dataset.TableNames();
-  const bool table_found = options.table.empty() ? tables.size() == 1
-                                                 : std::find(tables.begin(), tables.end(), options.table) != tables.end();
-  if (!table_found) {
-    for (const DatasetFile& file : dataset.files()) {
-      if (!file.status.ok()) return file.status;
-    }
-  }
-  if (options.table.empty()) {
-    TSREAD_ASSIGN_OR_RETURN(options.table, dataset.OnlyTable());
-  }
+  TSREAD_ASSIGN_OR_RETURN(options.table, dataset.TableToRead(options.table));
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(options.table));
   return CreateWithSchema(dataset, std::move(options), std::move(schema));
 }

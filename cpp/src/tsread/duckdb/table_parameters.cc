@@ -72,8 +72,12 @@ absl::Status ParseTags(duckdb_bind_info info, const char* function, std::vector<
 absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name,
                                        const char* function) {
   if (table_name && !table_name->empty()) return *table_name;
-  absl::StatusOr<std::string> only = dataset.OnlyTable();
+  absl::StatusOr<std::string> only = dataset.TableToRead("");
   if (only.ok()) return only;
+  // An unreadable file's own error (missing, truncated, not a TsFile), as read_tsfile gives it.
+  if (only.status().code() != absl::StatusCode::kInvalidArgument) {
+    return absl::Status(only.status().code(), absl::StrCat(function, ": ", only.status().message()));
+  }
   const std::vector<std::string> names = dataset.TableNames();
   if (names.empty()) {
     const bool tree = std::any_of(dataset.files().begin(), dataset.files().end(),

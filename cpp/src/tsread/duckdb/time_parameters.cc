@@ -164,6 +164,7 @@ absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMappin
   TimeRange range;
   const bool end_exclusive = NamedBool(info, "end_time_exclusive");
   const Nanos unit = NanosPerUnit(mapping.unit);
+  std::optional<Nanos> start_instant;  // as given, to compare with the end's
   for (const bool is_start : {true, false}) {
     const char* name = is_start ? "start_time" : "end_time";
     duckdb_value v = duckdb_bind_get_named_parameter(info, name);
@@ -174,6 +175,12 @@ absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMappin
     duckdb_destroy_value(&v);
     if (!bound.ok()) return bound.status();
     if (!given) continue;
+    // A start after the end is a mistake in every front end (the CLI's rule), not an empty result.
+    const Nanos instant = bound->stored ? Nanos{*bound->stored} * unit : bound->instant;
+    if (is_start) start_instant = instant;
+    if (!is_start && start_instant && *start_instant > instant) {
+      return absl::InvalidArgumentError(absl::StrCat(function, ": start_time is after end_time"));
+    }
     Nanos stored;  // the bound in stored units, inclusive
     if (bound->stored) {
       stored = Nanos{*bound->stored} - (!is_start && end_exclusive ? 1 : 0);

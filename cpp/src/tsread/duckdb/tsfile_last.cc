@@ -43,6 +43,10 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, kFunction);
   if (!time.ok()) return time.status();
   bind->time = *time;
+  // start_time/end_time: the last values inside a window (as agg's and read_tsfile's).
+  absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, kFunction);
+  if (!range.ok()) return range.status();
+  bind->options.time_range = *range;
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
   if (!dataset.ok()) return dataset.status();
@@ -123,6 +127,7 @@ bool RegisterTsfileLast(duckdb_connection connection) {
   duckdb_table_function function = NewDatasetTableFunction(kFunction);
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
   return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,
                                ScanCallback<ScanAggregateGroups<LastBind, LastState, WriteOutput>>);
