@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "text_values.h"
 #include "tsread/aggregate/table_aggregate.h"
+#include "tsread/aggregate/tree_aggregate.h"
 
 namespace py = pybind11;
 
@@ -25,6 +26,13 @@ py::object Int128(__int128 v) {
   py::object sum = py::reinterpret_steal<py::object>(PyNumber_Add(shifted.ptr(), py::int_(low).ptr()));
   if (!sum) throw py::error_already_set();
   return sum;
+}
+
+// The sum of `c` (with values): float or exact int; None for a type without one.
+py::object SumOf(const ColumnAggregate& c) {
+  if (!c.has_sum()) return py::none();
+  if (IsFloatType(c.type())) return py::float_(c.float_sum());
+  return Int128(c.int_sum());
 }
 
 // The file a corrupt value came from, as far as the result tells: the dataset's, when it has one.
@@ -128,13 +136,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
       last.append(any ? Value(column.data_type, c.last(), column.name, file, invalid_utf8) : py::none());
       first_at.append(any ? py::object(py::int_(c.first_time())) : py::none());
       last_at.append(any ? py::object(py::int_(c.last_time())) : py::none());
-      if (!any || !c.has_sum()) {
-        sum.append(py::none());
-      } else if (column.data_type == DataType::kFloat || column.data_type == DataType::kDouble) {
-        sum.append(py::float_(c.float_sum()));
-      } else {
-        sum.append(Int128(c.int_sum()));
-      }
+      sum.append(any ? SumOf(c) : py::none());
     }
     py::dict a;
     a["count"] = count;
@@ -148,6 +150,51 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
     aggregates.append(a);
   }
   out["aggregates"] = aggregates;
+  return out;
+}
+
+py::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options, InvalidUtf8 invalid_utf8,
+                       bool last_only) {
+  absl::StatusOr<TreeAggregate> result;
+  {
+    py::gil_scoped_release nogil;
+    result = tsread::AggregateTree(*ds.dataset(), options);
+  }
+  const TreeAggregate& r = Check(std::move(result), ds.dataset().get());
+  const std::string file = FileOf(*ds.dataset());
+  py::list device, measurement, type, count, min, max, first, last, sum, first_time, last_time;
+  for (const SeriesAggregate& s : r.series) {
+    const ColumnAggregate& c = s.values;
+    const DataType t = c.type();
+    device.append(Value(DataType::kString, AggregateValue{0, 0, s.device}, "device", file, InvalidUtf8::kError));
+    measurement.append(Value(DataType::kString, AggregateValue{0, 0, s.measurement}, "measurement", file,
+                             InvalidUtf8::kError));
+    type.append(std::string(DataTypeName(t)));
+    count.append(c.count());
+    const std::string column = s.device + "." + s.measurement;
+    min.append(!last_only && c.has_min_max() ? Value(t, c.min(), column, file, invalid_utf8) : py::none());
+    max.append(!last_only && c.has_min_max() ? Value(t, c.max(), column, file, invalid_utf8) : py::none());
+    first.append(!last_only ? Value(t, c.first(), column, file, invalid_utf8) : py::none());
+    last.append(Value(t, c.last(), column, file, invalid_utf8));
+    sum.append(SumOf(c));
+    first_time.append(c.first_time());
+    last_time.append(c.last_time());
+  }
+  py::dict out;
+  out["device"] = device;
+  out["measurement"] = measurement;
+  out["data_type"] = type;
+  out["count"] = count;
+  out["min"] = min;
+  out["max"] = max;
+  out["first"] = first;
+  out["last"] = last;
+  out["sum"] = sum;
+  out["first_time"] = first_time;
+  out["last_time"] = last_time;
+  out["series_from_statistics"] = r.work.series_from_statistics;
+  out["series_decoded"] = r.work.series_decoded;
+  out["pages_decoded"] = r.work.pages_decoded;
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "dataset.h"
 #include "scan_args.h"
+#include "tsread/aggregate/tree_aggregate.h"
 #include "values.h"
 
 namespace tsread::python {
@@ -26,6 +27,14 @@ namespace tsread::python {
 // are left out (None): tsread.last shows only the last values.
 pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket,
                          InvalidUtf8 invalid_utf8, bool last_only);
+
+// The C++ AggregateTree as a dict of lists (one entry per series: device, measurement,
+// data_type, count, min, max, first, last, sum, first_time, last_time) for tsread.aggregate_tree
+// and tsread.last_tree; values are Python objects of their series' type (DATE and TIMESTAMP as
+// their stored ints), TEXT/STRING as `invalid_utf8` says; with `last_only`, min, max and first
+// are None.
+pybind11::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options, InvalidUtf8 invalid_utf8,
+                             bool last_only);
 
 }  // namespace tsread::python
 

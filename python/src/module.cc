@@ -147,4 +147,19 @@ PYBIND11_MODULE(_tsread, m) {
       },
       py::arg("dataset"), py::arg("start") = py::none(), py::arg("end") = py::none(),
       py::arg("devices") = py::none(), py::arg("measurements") = py::none(), py::arg("invalid_utf8") = "error");
+  m.def(
+      "aggregate_tree",
+      [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,
+         std::optional<std::vector<std::string>> devices, std::optional<std::set<std::string>> measurements,
+         const std::string& invalid_utf8, bool last_only) {
+        tsread::TreeAggregateOptions options;
+        if (start) options.time_range.start = *start;
+        if (end) options.time_range.end = *end;
+        if (devices) options.devices = std::move(*devices);
+        if (measurements) options.measurements = std::move(*measurements);
+        return AggregateTree(ds, options, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8, last_only);
+      },
+      py::arg("dataset"), py::arg("start") = py::none(), py::arg("end") = py::none(),
+      py::arg("devices") = py::none(), py::arg("measurements") = py::none(), py::arg("invalid_utf8") = "error",
+      py::arg("last_only") = false);
 }

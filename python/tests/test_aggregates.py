@@ -152,3 +152,29 @@ def test_last_takes_a_window(fixtures):
         values = mine.dropna(subset=["f_int32"])
         assert device["f_int32"] == values.f_int32.iloc[-1]
         assert device["f_int32_time"] == values.time.iloc[-1]
+
+
+@pytest.mark.parametrize("stem", ["tree_aligned", "tree_nonaligned", "tree_depths"])
+def test_tree_aggregates_equal_the_points(fixtures, stem):
+    """aggregate_tree and last_tree per series against read_tree's points, whole and in a window."""
+    path = str(fixtures / f"{stem}.tsfile")
+    for window in ({}, {"start": 1700000300000, "end": 1700001500000}):
+        points = tsread.read_tree(path, time_as="int", **window)
+        grouped = points.groupby(["device", "measurement"], sort=True)
+        got = tsread.aggregate_tree(path, time_as="int", **window)
+        assert len(got) == grouped.ngroups
+        for (_, row), ((device, measurement), series) in zip(got.iterrows(), grouped):
+            assert (row.device, row.measurement) == (device, measurement)
+            assert row["count"] == len(series)
+            assert row.first_time == series.time.iloc[0] and row.last_time == series.time.iloc[-1]
+            assert row["first"] == series.value.iloc[0] and row["last"] == series.value.iloc[-1]
+            if row.data_type in ("INT32", "INT64", "DOUBLE"):
+                assert row["min"] == min(series.value) and row["max"] == max(series.value)
+        last = tsread.last_tree(path, time_as="int", **window)
+        assert list(last.columns) == ["device", "measurement", "time", "value"]
+        assert last.time.tolist() == got.last_time.tolist()
+        assert last.value.tolist() == got["last"].tolist()
+    one = tsread.aggregate_tree(path, devices=got.device.iloc[0], measurements=got.measurement.iloc[0])
+    assert len(one) == 1
+    with pytest.raises(ValueError, match="no tree-model data"):
+        tsread.aggregate_tree(str(fixtures / "table_alltypes.tsfile"))

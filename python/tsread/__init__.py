@@ -32,7 +32,7 @@ from . import _aggregates, _args, _frame
 from ._tsread import CorruptFileError, UnsupportedFileError
 from . import _tsread
 
-__all__ = ["open", "read_table", "iter_batches", "read_tree", "aggregate", "last", "TsFile", "CorruptFileError",
+__all__ = ["open", "read_table", "iter_batches", "read_tree", "aggregate", "last", "aggregate_tree", "last_tree", "TsFile", "CorruptFileError",
            "UnsupportedFileError", "__version__"]
 __version__ = _tsread.__version__
 
@@ -315,6 +315,46 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
         "time": pd.Series(times),
         "value": pd.Series(data["value"], dtype=object),
     })
+
+
+def _tree_aggregates(function, path, start, end, devices, measurements, time_as, invalid_utf8, skip_unreadable,
+                     last_only):
+    options = _value_options(function, time_as=time_as, invalid_utf8=invalid_utf8)
+    start_ms, end_ms = _args.to_ms(start), _args.to_ms(end)
+    if start_ms is not None and end_ms is not None and start_ms > end_ms:
+        raise ValueError(f"{function}: start {start!r} is after end {end!r}")
+    devices = _names(function, "devices", devices)
+    data = _tsread.aggregate_tree(_dataset(path, skip_unreadable, function)._dataset(), start=start_ms, end=end_ms,
+                                  devices=sorted(devices) if devices is not None else None,
+                                  measurements=_names(function, "measurements", measurements),
+                                  invalid_utf8=invalid_utf8, last_only=last_only)
+    return options, data
+
+
+def aggregate_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
+                   invalid_utf8="error", skip_unreadable=False):
+    """Per tree-model series (device, measurement; a dataset's files merged): its data_type,
+    count, min, max (numeric, DATE, TIMESTAMP, STRING), first, last, sum (INT32, INT64, FLOAT,
+    DOUBLE; BOOLEAN: the trues) and first_time/last_time — from statistics wherever they give
+    exactly what decoding the points would. One row per series with a point in [start, end];
+    values are objects of the series' type (DATE and TIMESTAMP as their stored ints, as read_tree
+    gives them). devices: a name or a list, each a device ("root.sg1.d1") or a prefix ending at a
+    level ("root.sg1": every device below it), as the CLI's `agg --tree --devices`; measurements:
+    names. `frame.attrs["series"]` says how many series were answered from statistics and how many
+    decoded. A dataset without tree-model data is a ValueError."""
+    options, data = _tree_aggregates("aggregate_tree", path, start, end, devices, measurements, time_as,
+                                     invalid_utf8, skip_unreadable, False)
+    return _aggregates.tree_aggregate_frame(data, options)
+
+
+def last_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
+              invalid_utf8="error", skip_unreadable=False):
+    """IoTDB's `SELECT last * FROM root.**`: per tree-model series its latest point as device,
+    measurement, time, value (read_tree's columns), from statistics where they are exact;
+    arguments as aggregate_tree's."""
+    options, data = _tree_aggregates("last_tree", path, start, end, devices, measurements, time_as, invalid_utf8,
+                                     skip_unreadable, True)
+    return _aggregates.tree_last_frame(data, options)
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,

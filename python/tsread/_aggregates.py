@@ -111,3 +111,33 @@ def last_frame(data, options):
         out[name] = _values(agg["last"], type_name, name, options)
         out[f"{name}_time"] = _times(agg["last_time"], time_as)
     return pd.DataFrame(out)
+
+
+def tree_aggregate_frame(data, options):
+    """aggregate_tree's frame: one row per series; its values are objects of the series' type
+    (one column holds series of every type, as read_tree's `value`)."""
+    time_as = options["time_as"]
+    out = {
+        "device": pd.Series(data["device"], dtype=object),
+        "measurement": pd.Series(data["measurement"], dtype=object),
+        "data_type": pd.Series(data["data_type"], dtype=object),
+        "count": np.array(data["count"], dtype=np.int64),
+    }
+    for what in ("min", "max", "first", "last", "sum"):
+        out[what] = pd.Series(data[what], dtype=object)
+    out["first_time"] = _times(data["first_time"], time_as)
+    out["last_time"] = _times(data["last_time"], time_as)
+    frame = pd.DataFrame(out)
+    frame.attrs["series"] = {"from_statistics": data["series_from_statistics"], "decoded": data["series_decoded"]}
+    frame.attrs["pages"] = {"decoded": data["pages_decoded"]}
+    return frame
+
+
+def tree_last_frame(data, options):
+    """last_tree's frame: device, measurement, time, value (object), one row per series."""
+    return pd.DataFrame({
+        "device": pd.Series(data["device"], dtype=object),
+        "measurement": pd.Series(data["measurement"], dtype=object),
+        "time": _times(data["last_time"], options["time_as"]),
+        "value": pd.Series(data["last"], dtype=object),
+    })

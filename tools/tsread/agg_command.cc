@@ -5,6 +5,9 @@
 // tsread last INPUT... [--table T] [--columns a,b] [--where tag=v] [--json]: per device its last
 // time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
+#include <optional>
+#include <string_view>
+#include <vector>
 #include <iostream>
 #include <string>
 
@@ -14,63 +17,11 @@
 #include "tsread/aggregate/table_aggregate.h"
 #include "time_parse.h"
 #include "tsread/io/status_macros.h"
+#include "aggregate_text.h"
 #include "value_format.h"
 
 namespace tsread::cli {
 namespace {
-
-std::string Int128Text(__int128 v) {
-  if (v == 0) return "0";
-  const bool negative = v < 0;
-  unsigned __int128 u = negative ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
-  std::string digits;
-  while (u > 0) {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  return negative ? "-" + digits : digits;
-}
-
-// A value of the column's type in the CSV contract's form (strings unquoted: the caller quotes).
-std::string ValueText(DataType type, const AggregateValue& v) {
-  std::string out;
-  switch (type) {
-    case DataType::kBoolean: return v.i ? "true" : "false";
-    case DataType::kFloat: AppendFloat(out, static_cast<float>(v.d)); return out;
-    case DataType::kDouble: AppendDouble(out, v.d); return out;
-    case DataType::kText:
-    case DataType::kString: return v.s;
-    case DataType::kBlob: AppendBlob(out, v.s); return out;
-    default: return absl::StrCat(v.i);
-  }
-}
-
-std::string SumText(const ColumnAggregate& c) {
-  if (c.type() == DataType::kFloat || c.type() == DataType::kDouble) {
-    std::string out;
-    AppendDouble(out, c.float_sum());
-    return out;
-  }
-  return Int128Text(c.int_sum());
-}
-
-bool IsText(DataType type) { return type == DataType::kText || type == DataType::kString || type == DataType::kBlob; }
-
-// A value as a JSON token: strings (and BLOB hex, and non-finite floats) quoted.
-std::string JsonValue(DataType type, const std::string& text) {
-  const bool number = !IsText(type) && type != DataType::kBoolean && text != "NaN" && text != "Infinity" &&
-                      text != "-Infinity";
-  return number || type == DataType::kBoolean ? text : JsonString(text);
-}
-
-// A value's text as a CSV field: TEXT/STRING quoted, as `cat` prints them.
-void AppendCsvValue(std::string& out, DataType type, const std::string& text) {
-  if (type == DataType::kText || type == DataType::kString) {
-    AppendQuoted(out, text);
-  } else {
-    out += text;
-  }
-}
 
 // How the groups were formed, for the output's key fields.
 struct GroupShape {
@@ -135,10 +86,10 @@ void PrintCsv(const TableAggregate& result, GroupShape shape) {
         if (present) AppendCsvValue(out, c.type(), text);
       };
       const bool any = c.count() > 0;
-      field(any && c.has_min_max(), any ? ValueText(c.type(), c.min()) : "");
-      field(any && c.has_min_max(), any ? ValueText(c.type(), c.max()) : "");
-      field(any, any ? ValueText(c.type(), c.first()) : "");
-      field(any, any ? ValueText(c.type(), c.last()) : "");
+      field(any && c.has_min_max(), any ? AggregateValueText(c.type(), c.min()) : "");
+      field(any && c.has_min_max(), any ? AggregateValueText(c.type(), c.max()) : "");
+      field(any, any ? AggregateValueText(c.type(), c.first()) : "");
+      field(any, any ? AggregateValueText(c.type(), c.last()) : "");
       field(any && c.has_sum(), any && c.has_sum() ? SumText(c) : "");
     }
     out += "\n";
@@ -160,7 +111,7 @@ void PrintJson(const TableAggregate& result, GroupShape shape) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
       const auto value = [&](bool present, const AggregateValue& v) {
-        return present ? JsonValue(c.type(), ValueText(c.type(), v)) : std::string("null");
+        return present ? JsonValue(c.type(), AggregateValueText(c.type(), v)) : std::string("null");
       };
       absl::StrAppend(&out, j ? ", " : "", JsonString(result.columns[j].name), ": {\"count\": ", c.count(),
                       ", \"min\": ", value(any && c.has_min_max(), c.min()),
@@ -188,7 +139,7 @@ void PrintLastCsv(const TableAggregate& result) {
     absl::StrAppend(&out, g.last_time);
     for (const ColumnAggregate& c : g.columns) {
       out += ",";
-      if (c.count() > 0) AppendCsvValue(out, c.type(), ValueText(c.type(), c.last()));
+      if (c.count() > 0) AppendCsvValue(out, c.type(), AggregateValueText(c.type(), c.last()));
       out += ",";
       if (c.count() > 0) absl::StrAppend(&out, c.last_time());
     }
@@ -212,7 +163,7 @@ void PrintLastJson(const TableAggregate& result) {
       if (c.count() == 0) {
         out += "{\"value\": null, \"time\": null}";
       } else {
-        absl::StrAppend(&out, "{\"value\": ", JsonValue(c.type(), ValueText(c.type(), c.last())), ", \"time\": ",
+        absl::StrAppend(&out, "{\"value\": ", JsonValue(c.type(), AggregateValueText(c.type(), c.last())), ", \"time\": ",
                         c.last_time(), "}");
       }
     }
@@ -249,7 +200,21 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
 
 }  // namespace
 
+// The flags of one model that the other does not take: a usage error, never ignored (as cat's).
+std::optional<int> ModelFlagError(const Args& args, const char* command) {
+  const bool tree = args.Has("tree");
+  for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket"}
+                               : std::vector<const char*>{"devices", "measurements"}) {
+    if (args.Has(flag)) {
+      return UsageError(absl::StrCat(command, tree ? " --tree" : " without --tree", " does not take --", flag));
+    }
+  }
+  return std::nullopt;
+}
+
 int RunLast(const Args& args) {
+  if (std::optional<int> error = ModelFlagError(args, "last")) return *error;
+  if (args.Has("tree")) return RunLastTree(args);
   absl::StatusOr<TableAggregate> result = AggregateArgs(args, false);
   if (!result.ok()) return Fail(result.status());
   if (args.Has("json")) {
@@ -261,6 +226,8 @@ int RunLast(const Args& args) {
 }
 
 int RunAgg(const Args& args) {
+  if (std::optional<int> error = ModelFlagError(args, "agg")) return *error;
+  if (args.Has("tree")) return RunAggTree(args);
   absl::StatusOr<TableAggregate> result = AggregateArgs(args, true);
   if (!result.ok()) return Fail(result.status());
   const GroupShape shape{args.Get("by").value_or("device") == "device", args.Has("bucket")};

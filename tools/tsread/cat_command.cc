@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "tsread/aggregate/tree_aggregate.h"
 #include "output.h"
 #include "row_writer.h"
 #include "tsread/dataset/dataset_scanner.h"
@@ -105,17 +106,6 @@ struct TreeDevice {
   DeviceLocation location;
 };
 
-// Whether a --devices entry selects `device`: the id itself or a prefix ending at a segment.
-bool DeviceSelected(const std::vector<std::string>& filters, const std::string& device) {
-  if (filters.empty()) return true;
-  for (const std::string& f : filters) {
-    if (device == f || (device.size() > f.size() && device.compare(0, f.size(), f) == 0 && device[f.size()] == '.')) {
-      return true;
-    }
-  }
-  return false;
-}
-
 absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device, const CatOptions& cat,
                            RowWriter& writer, RowBudget& budget) {
   absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries(device.location);
@@ -158,7 +148,7 @@ absl::Status CatTree(const TsFileReader& reader, const CatOptions& cat, RowWrite
   for (const std::string& index : reader.TreeIndexNames()) {
     absl::Status s = reader.ForEachDevice(index, [&](const DeviceEntry& entry) {
       std::string name = entry.id.ToString();
-      if (DeviceSelected(cat.devices, name)) devices.push_back({std::move(name), entry.location});
+      if (TreeDeviceSelected(cat.devices, name)) devices.push_back({std::move(name), entry.location});
       return absl::OkStatus();
     });
     if (!s.ok()) return s;

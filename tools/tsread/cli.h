@@ -84,6 +84,9 @@ int RunCat(const Args& args);
 int RunScan(const Args& args);
 int RunAgg(const Args& args);
 int RunLast(const Args& args);
+// agg --tree and last --tree (agg_tree_command.cc).
+int RunAggTree(const Args& args);
+int RunLastTree(const Args& args);
 int RunVerify(const Args& args);
 int RunSalvage(const Args& args);
 int RunGen(const Args& args);

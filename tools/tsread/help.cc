@@ -30,6 +30,8 @@ constexpr char kOverview[] =
     "  last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
     "       [--json]\n"
     "                              per device: its last time, each column's latest value and its time\n"
+    "  agg|last INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1] [--json]\n"
+    "                              the same per tree-model series (device, measurement)\n"
     "  verify FILE [--memory-budget SIZE]   end-to-end check: offsets, pages, statistics, time order\n"
     "  salvage IN [OUT] [--schema-from FILE] [--json] [--force] [--memory-budget SIZE]\n"
     "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
@@ -66,6 +68,13 @@ constexpr char kTableSelection[] =
     "                         `s_double>380`, `s_int32 <= 5 AND s_text != 'idle'`, `x IS NULL`,\n"
     "                         `region=east,west` (any of), `region=` (null), `region=east OR s_bool=true`;\n"
     "                         agg and last take only tag=v1[,v2] and ORs of those (see docs/cli.md)\n";
+
+constexpr char kTreeAggregates[] =
+    "  --tree                 per tree-model series (device, measurement) instead of per table\n"
+    "                         device; CSV device,measurement,count,min,max,first,last,sum,first_time,\n"
+    "                         last_time (agg) or device,measurement,time,value (last)\n"
+    "  --devices d1,d2        with --tree: these devices, or every device below a prefix (root.sg)\n"
+    "  --measurements m1,m2   with --tree: these measurements\n";
 
 }  // namespace
 
@@ -146,7 +155,11 @@ std::string CommandHelp(std::string_view command) {
         "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"bucket\", \"rows\",\n"
         "                         \"first_time\", \"last_time\", \"columns\": {c: {\"count\", \"min\",\n"
         "                         \"max\", \"first\", \"last\", \"sum\"}}}], \"pages\": {\"from_statistics\",\n"
-        "                         \"decoded\"}, \"chunks\": {\"from_statistics\", \"read\"}}\n");
+        "                         \"decoded\"}, \"chunks\": {\"from_statistics\", \"read\"}}\n",
+        kTreeAggregates,
+        "  --json with --tree     {\"series\": [{\"device\", \"measurement\", \"count\", \"min\", \"max\",\n"
+        "                         \"first\", \"last\", \"sum\", \"first_time\", \"last_time\"}], \"pages\":\n"
+        "                         {\"decoded\"}, \"series_answered\": {\"from_statistics\", \"decoded\"}}\n");
   } else if (command == "last") {
     text = absl::StrCat(
         "usage: tsread last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
@@ -156,7 +169,9 @@ std::string CommandHelp(std::string_view command) {
         "from statistics where they are exact (as agg); with --start/--end, inside that window.\n",
         kTableSelection, kTimes,
         "  --json                 {\"table\", \"devices\": [{\"device\", \"tags\", \"time\",\n"
-        "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n");
+        "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n",
+        kTreeAggregates,
+        "  --json with --tree     {\"series\": [{\"device\", \"measurement\", \"time\", \"value\"}]}\n");
   } else if (command == "verify") {
     text = absl::StrCat("usage: tsread verify FILE [--memory-budget SIZE]\n"
                         "Checks one file end to end: the index against the data section, every page decoded, page and\n"

@@ -34,8 +34,10 @@ const std::vector<Command>& Commands() {
        true,
        tsread::cli::RunCat},
       {"scan", {"table", "columns", "start", "end", "where", "threads", "memory-budget"}, {"json"}, true, tsread::cli::RunScan},
-      {"agg", {"table", "columns", "by", "bucket", "start", "end", "where"}, {"json"}, true, tsread::cli::RunAgg},
-      {"last", {"table", "columns", "start", "end", "where"}, {"json"}, true, tsread::cli::RunLast},
+      {"agg", {"table", "columns", "by", "bucket", "start", "end", "where", "devices", "measurements"}, {"json", "tree"},
+       true, tsread::cli::RunAgg},
+      {"last", {"table", "columns", "start", "end", "where", "devices", "measurements"}, {"json", "tree"}, true,
+       tsread::cli::RunLast},
       {"verify", {"memory-budget"}, {}, false, tsread::cli::RunVerify},
       // IN [OUT]: one or two positionals, checked by RunSalvage.
       {"salvage", {"schema-from", "memory-budget"}, {"json", "force"}, true, tsread::cli::RunSalvage},

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
+#include "testing/csv.h"
 #include "testing/fixtures.h"
 #include "testing/temp_path.h"
 
@@ -260,6 +261,56 @@ TEST(CliAggTest, LastInAWindowIsTheWindowsLatestValue) {
   EXPECT_EQ(d["columns"]["f_int32"]["time"], std::stoll(time_of_value));
   RunResult backwards = RunTsread("last '" + file + "' --start 10 --end 5");
   EXPECT_EQ(backwards.exit_code, 1);  // usage, as everywhere
+}
+
+// agg --tree and last --tree: per series what the fixture's CSV holds (count, first and last
+// point, as cat --tree prints them), in CSV and JSON; flags of the other model are usage errors.
+TEST(CliAggTest, TreeSeriesAggregatesAndLastPointsEqualTheCsv) {
+  const std::vector<testing::CsvRow> rows =
+      testing::ParseCsv(testing::ReadWholeFile(testing::FixturePath("tree_depths.tree.csv")));
+  // Per "device measurement": count, first row and last row (the CSV orders by time within a series).
+  std::map<std::string, std::pair<size_t, std::pair<size_t, size_t>>> want;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    auto& [count, ends] = want[rows[r][0].text + " " + rows[r][1].text];
+    if (count++ == 0) ends.first = r;
+    ends.second = r;
+  }
+  const std::string file = testing::FixturePath("tree_depths.tsfile");
+  RunResult agg = RunTsread("agg '" + file + "' --tree --json");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  const nlohmann::json result = nlohmann::json::parse(agg.out);
+  ASSERT_EQ(result["series"].size(), want.size());
+  for (const nlohmann::json& s : result["series"]) {
+    const std::string key = s["device"].get<std::string>() + " " + s["measurement"].get<std::string>();
+    ASSERT_EQ(want.count(key), 1u) << key;
+    const auto& [count, ends] = want[key];
+    EXPECT_EQ(s["count"], count) << key;
+    EXPECT_EQ(s["first_time"], std::stoll(rows[ends.first][2].text)) << key;
+    EXPECT_EQ(s["last_time"], std::stoll(rows[ends.second][2].text)) << key;
+  }
+  RunResult last = RunTsread("last '" + file + "' --tree");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  const std::vector<testing::CsvRow> got = testing::ParseCsv(last.out);
+  ASSERT_EQ(got.size(), want.size() + 1);
+  EXPECT_EQ(got[0][0].text + "," + got[0][1].text + "," + got[0][2].text + "," + got[0][3].text,
+            "device,measurement,time,value");
+  for (size_t i = 1; i < got.size(); ++i) {
+    const auto& ends = want[got[i][0].text + " " + got[i][1].text].second;
+    for (size_t j = 0; j < 4; ++j) EXPECT_EQ(got[i][j].text, rows[ends.second][j].text) << i << " " << j;
+  }
+  // One device below a prefix, one measurement.
+  RunResult one = RunTsread("last '" + file + "' --tree --devices root.sg.d --measurements p --json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json only = nlohmann::json::parse(one.out);
+  ASSERT_EQ(only["series"].size(), 1u);
+  EXPECT_EQ(only["series"][0]["device"], "root.sg.d.e");
+  EXPECT_EQ(only["series"][0]["time"], std::stoll(rows[want["root.sg.d.e p"].second.second][2].text));
+  // The other model's flags, and tree aggregates of table data.
+  EXPECT_EQ(RunTsread("agg '" + file + "' --tree --columns x").exit_code, 1);
+  EXPECT_EQ(RunTsread("last '" + testing::FixturePath("table_alltypes.tsfile") + "' --devices x").exit_code, 1);
+  RunResult table = RunTsread("agg '" + testing::FixturePath("table_alltypes.tsfile") + "' --tree");
+  EXPECT_EQ(table.exit_code, 1);
+  EXPECT_THAT(table.err, HasSubstr("no tree-model data"));
 }
 
 }  // namespace

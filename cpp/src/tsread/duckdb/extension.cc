@@ -10,6 +10,7 @@
 #include "tsread/duckdb/metadata_functions.h"
 #include "tsread/duckdb/tsfile_aggregate.h"
 #include "tsread/duckdb/tsfile_last.h"
+#include "tsread/duckdb/tsfile_tree_aggregates.h"
 #include "tsread/duckdb/read_tsfile.h"
 #include "tsread/duckdb/read_tsfile_tree.h"
 
@@ -47,6 +48,8 @@ const char* RegisterFunctions(duckdb_connection connection) {
   if (!RegisterTsfileDevices(connection)) return "tsfile_devices";
   if (!RegisterTsfileLast(connection)) return "tsfile_last";
   if (!RegisterTsfileAggregate(connection)) return "tsfile_aggregate";
+  if (!RegisterTsfileAggregateTree(connection)) return "tsfile_aggregate_tree";
+  if (!RegisterTsfileLastTree(connection)) return "tsfile_last_tree";
   return nullptr;
 }
 
