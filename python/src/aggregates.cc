@@ -66,8 +66,8 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
 
 }  // namespace
 
-py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket,
-                   InvalidUtf8 invalid_utf8, bool last_only) {
+py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket, int64_t origin,
+                   bool fill_empty, InvalidUtf8 invalid_utf8, bool last_only) {
   AggregateOptions options;
   if (by == "table") {
     options.by = AggregateGroupBy::kTable;
@@ -75,6 +75,8 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
     throw py::value_error("aggregate: by must be \"device\" or \"table\", not \"" + by + "\"");
   }
   options.bucket_width = bucket;
+  options.bucket_origin = origin;
+  options.fill_empty_buckets = fill_empty;
   if (args.table) options.table = *args.table;
   if (args.columns) options.columns = *args.columns;
   if (args.start) options.time_range.start = *args.start;
@@ -105,8 +107,9 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
     tags.append(values);
     buckets.append(g.bucket ? py::object(py::int_(*g.bucket)) : py::none());
     rows.append(g.rows);
-    first_time.append(g.first_time);
-    last_time.append(g.last_time);
+    // A filled empty bucket has no first or last time.
+    first_time.append(g.rows ? py::object(py::int_(g.first_time)) : py::none());
+    last_time.append(g.rows ? py::object(py::int_(g.last_time)) : py::none());
   }
   out["device"] = device;
   out["device_column"] = r.DeviceIdColumn();
@@ -122,7 +125,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   py::list aggregates;
   for (size_t j = 0; j < r.columns.size(); ++j) {
     const ColumnSchema& column = r.columns[j];
-    py::list count, min, max, first, last, sum, first_at, last_at;
+    py::list count, min, max, first, last, sum, avg, first_at, last_at;
     for (const GroupAggregate& g : r.groups) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
@@ -137,6 +140,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
       first_at.append(any ? py::object(py::int_(c.first_time())) : py::none());
       last_at.append(any ? py::object(py::int_(c.last_time())) : py::none());
       sum.append(any ? SumOf(c) : py::none());
+      avg.append(any && c.has_avg() ? py::object(py::float_(c.avg())) : py::none());
     }
     py::dict a;
     a["count"] = count;
@@ -145,6 +149,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
     a["first"] = first;
     a["last"] = last;
     a["sum"] = sum;
+    a["avg"] = avg;
     a["first_time"] = first_at;
     a["last_time"] = last_at;
     aggregates.append(a);
@@ -162,7 +167,7 @@ py::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options,
   }
   const TreeAggregate& r = Check(std::move(result), ds.dataset().get());
   const std::string file = FileOf(*ds.dataset());
-  py::list device, measurement, type, count, min, max, first, last, sum, first_time, last_time;
+  py::list device, measurement, type, count, min, max, first, last, sum, avg, first_time, last_time;
   for (const SeriesAggregate& s : r.series) {
     const ColumnAggregate& c = s.values;
     const DataType t = c.type();
@@ -177,6 +182,7 @@ py::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options,
     first.append(!last_only ? Value(t, c.first(), column, file, invalid_utf8) : py::none());
     last.append(Value(t, c.last(), column, file, invalid_utf8));
     sum.append(SumOf(c));
+    avg.append(c.has_avg() ? py::object(py::float_(c.avg())) : py::none());
     first_time.append(c.first_time());
     last_time.append(c.last_time());
   }
@@ -190,6 +196,7 @@ py::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options,
   out["first"] = first;
   out["last"] = last;
   out["sum"] = sum;
+  out["avg"] = avg;
   out["first_time"] = first_time;
   out["last_time"] = last_time;
   out["series_from_statistics"] = r.work.series_from_statistics;

@@ -22,11 +22,12 @@ namespace tsread::python {
 // values as Python objects of the column's type (DATE and TIMESTAMP as their stored ints; sums as
 // int or float), grouped `by` "device" or "table", in buckets of `bucket` (time unit; 0: none).
 // ValueError for another `by`. The aggregation runs without the GIL. Needs the GIL.
-// The C++ Aggregate as a dict of lists for python/tsread/_aggregates.py. TEXT/STRING values (and
+// The C++ Aggregate as a dict of lists for python/tsread/_aggregates.py (buckets of width `bucket`
+// from `origin`, 0: none; `fill_empty`: buckets without rows too). TEXT/STRING values (and
 // TAG values) that are not UTF-8 go as `invalid_utf8` says; with `last_only`, min, max and first
 // are left out (None): tsread.last shows only the last values.
 pybind11::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket,
-                         InvalidUtf8 invalid_utf8, bool last_only);
+                         int64_t origin, bool fill_empty, InvalidUtf8 invalid_utf8, bool last_only);
 
 // The C++ AggregateTree as a dict of lists (one entry per series: device, measurement,
 // data_type, count, min, max, first, last, sum, first_time, last_time) for tsread.aggregate_tree

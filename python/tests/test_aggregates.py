@@ -101,6 +101,10 @@ def test_by_table_in_buckets_equals_pandas_resampling_the_rows(alltypes, bucket)
     assert list(got["f_int32_sum"]) == list(want["f_int32"].sum())
     assert list(got["f_int32_max"]) == list(want["f_int32"].max())
     np.testing.assert_allclose(got["f_double_sum"], want["f_double"].sum(), rtol=1e-12)
+    # avg: the mean of the non-null values, as pandas takes it.
+    np.testing.assert_allclose(got["f_int32_avg"], np.asarray(want["f_int32"].mean(), dtype=float), rtol=1e-12)
+    np.testing.assert_allclose(got["f_double_avg"], np.asarray(want["f_double"].mean(), dtype=float), rtol=1e-12)
+    assert "f_boolean_avg" not in got and "f_text_avg" not in got
     assert list(got["first_time"]) == list(want["time"].min())
 
 
@@ -178,3 +182,35 @@ def test_tree_aggregates_equal_the_points(fixtures, stem):
     assert len(one) == 1
     with pytest.raises(ValueError, match="no tree-model data"):
         tsread.aggregate_tree(str(fixtures / "table_alltypes.tsfile"))
+
+
+def test_buckets_start_at_an_origin(fixtures):
+    """origin=: buckets [origin + k * width, ...), as IoTDB's GROUP BY ([start, end), step)."""
+    path = str(fixtures / "table_alltypes.tsfile")
+    origin, width = 1700000000123, 600000
+    got = tsread.aggregate(path, by="table", bucket=width, origin=origin, time_as="int", columns=["f_int32"])
+    rows = tsread.read_table(path, columns=["f_int32"], time_as="int")
+    rows["bucket"] = (rows["time"] - origin) // width * width + origin
+    want = rows.groupby("bucket")
+    assert list(got["bucket"]) == list(want.size().index)
+    assert list(got["rows"]) == list(want.size())
+    assert list(got["f_int32_count"]) == list(want["f_int32"].count())
+    with pytest.raises(ValueError, match="origin needs bucket"):
+        tsread.aggregate(path, origin=origin)
+
+
+def test_empty_buckets_are_filled(fixtures):
+    """fill_empty=True: every bucket from start to end, those without rows with rows 0."""
+    path = str(fixtures / "table_alltypes.tsfile")
+    window = dict(start=1699980000000, end=1700020000000)
+    got = tsread.aggregate(path, by="table", bucket="1h", origin=1700000000000, fill_empty=True, time_as="int",
+                           columns=["f_int32"], **window)
+    assert list(got["bucket"]) == [1700000000000 + k * 3600000 for k in range(-6, 6)]
+    plain = tsread.aggregate(path, by="table", bucket="1h", origin=1700000000000, time_as="int", columns=["f_int32"],
+                             **window)
+    assert got["rows"].sum() == plain["rows"].sum()
+    empty = got[got["rows"] == 0]
+    assert len(empty) == len(got) - len(plain)
+    assert (empty["f_int32_count"] == 0).all() and empty["first_time"].isna().all()
+    with pytest.raises(ValueError, match="fill_empty needs bucket"):
+        tsread.aggregate(path, fill_empty=True)

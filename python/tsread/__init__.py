@@ -335,7 +335,7 @@ def aggregate_tree(path, start=None, end=None, devices=None, measurements=None, 
                    invalid_utf8="error", skip_unreadable=False):
     """Per tree-model series (device, measurement; a dataset's files merged): its data_type,
     count, min, max (numeric, DATE, TIMESTAMP, STRING), first, last, sum (INT32, INT64, FLOAT,
-    DOUBLE; BOOLEAN: the trues) and first_time/last_time — from statistics wherever they give
+    DOUBLE; BOOLEAN: the trues), avg (float, NaN where the type has none) and first_time/last_time — from statistics wherever they give
     exactly what decoding the points would. One row per series with a point in [start, end];
     values are objects of the series' type (DATE and TIMESTAMP as their stored ints, as read_tree
     gives them). devices: a name or a list, each a device ("root.sg1.d1") or a prefix ending at a
@@ -358,17 +358,21 @@ def last_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
-              time_as="datetime", date_as="datetime64", invalid_utf8="error", skip_unreadable=False):
+              origin=None, fill_empty=False, time_as="datetime", date_as="datetime64", invalid_utf8="error",
+              skip_unreadable=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
-    or "1h", or a timedelta) — from the files' statistics wherever they give exactly what decoding
+    or "1h", or a timedelta; `origin`, a time as start takes, shifts the buckets to start at
+    origin + k * bucket, as IoTDB's GROUP BY ([start, end), step) starts them at start;
+    `fill_empty=True` adds the buckets without rows from start to end, rows 0 and counts 0) — from the files' statistics wherever they give exactly what decoding
     the rows would (only the pages a range end or bucket boundary cuts are decoded): a DataFrame
     with `device` (the id; `_device` where a TAG or FIELD column is named device) and the TAG
     columns (by device), `bucket` (its first time, with buckets),
     `rows`, `first_time`, `last_time`, then per FIELD column (`columns`, all by default)
     `<c>_count`, `<c>_min`, `<c>_max` (numeric, DATE, TIMESTAMP), `<c>_first`, `<c>_last` (the
-    values at the earliest/latest time among the non-null ones) and `<c>_sum` (INT32, INT64,
-    FLOAT, DOUBLE; BOOLEAN: the trues), each only for the types that have it. Values have
+    values at the earliest/latest time among the non-null ones), `<c>_sum` (INT32, INT64,
+    FLOAT, DOUBLE; BOOLEAN: the trues) and `<c>_avg` (float64: sum / count, INT32, INT64, FLOAT,
+    DOUBLE), each only for the types that have it. Values have
     read_table's dtypes (nullable ones: a group may have no value); time_as/date_as as
     read_table's; start/end/tags and invalid_utf8 as read_table's. `frame.attrs["pages"]` and
     `frame.attrs["chunks"]` say how many were answered from statistics and how many decoded/read.
@@ -377,9 +381,14 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     if by not in ("device", "table"):
         raise ValueError(f"aggregate: by must be 'device' or 'table', not {by!r}")
     width = _args.duration_ms(bucket, "aggregate")
+    if origin is not None and width is None:
+        raise ValueError("aggregate: origin needs bucket")
+    if fill_empty and width is None:
+        raise ValueError("aggregate: fill_empty needs bucket")
     ds = _dataset(path, skip_unreadable, "aggregate")
     data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="aggregate"),
-                             by=by, bucket=width or 0, invalid_utf8=invalid_utf8)
+                             by=by, bucket=width or 0, origin=_args.to_ms(origin) or 0,
+                             fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8)
     return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 

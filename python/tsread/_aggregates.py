@@ -11,6 +11,7 @@ import datetime as _dt
 _INT_DTYPES = {"INT32": "Int32", "INT64": "Int64", "DATE": "Int32", "TIMESTAMP": "Int64"}
 _HAS_MIN_MAX = ("INT32", "INT64", "FLOAT", "DOUBLE", "DATE", "TIMESTAMP", "STRING")
 _HAS_SUM = ("INT32", "INT64", "FLOAT", "DOUBLE", "BOOLEAN")
+_HAS_AVG = ("INT32", "INT64", "FLOAT", "DOUBLE")
 
 
 def _dates(values, name, date_as):
@@ -97,6 +98,8 @@ def aggregate_frame(data, options, by_device=True, buckets=False):
             out[f"{name}_{what}"] = _values(agg[what], type_name, name, options)
         if type_name in _HAS_SUM:
             out[f"{name}_sum"] = _sums(agg["sum"], type_name)
+        if type_name in _HAS_AVG:
+            out[f"{name}_avg"] = np.array([np.nan if v is None else v for v in agg["avg"]], dtype=np.float64)
     frame = pd.DataFrame(out)
     frame.attrs["pages"] = {"from_statistics": data["pages_from_statistics"], "decoded": data["pages_decoded"]}
     frame.attrs["chunks"] = {"from_statistics": data["chunks_from_statistics"], "read": data["chunks_read"]}
@@ -125,6 +128,7 @@ def tree_aggregate_frame(data, options):
     }
     for what in ("min", "max", "first", "last", "sum"):
         out[what] = pd.Series(data[what], dtype=object)
+    out["avg"] = np.array([np.nan if v is None else v for v in data["avg"]], dtype=np.float64)
     out["first_time"] = _times(data["first_time"], time_as)
     out["last_time"] = _times(data["last_time"], time_as)
     frame = pd.DataFrame(out)

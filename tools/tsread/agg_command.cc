@@ -27,6 +27,7 @@ namespace {
 struct GroupShape {
   bool by_device = true;
   bool buckets = false;
+  TimeFormat times = TimeFormat::kEpoch;  // --time-format: how times print
 };
 
 // The header's first fields: the device id (TableAggregate::DeviceIdColumn: `device`, or `_device`
@@ -52,7 +53,7 @@ void AppendKeyCsv(std::string& out, const GroupAggregate& g, GroupShape shape) {
       out += ",";
     }
   }
-  if (shape.buckets) absl::StrAppend(&out, g.bucket.value_or(0), ",");
+  if (shape.buckets) absl::StrAppend(&out, TimeText(g.bucket.value_or(0), shape.times), ",");
 }
 
 // `{"device": ID, "tags": {...}` of a group (null and {} by table; the caller closes the object).
@@ -73,12 +74,14 @@ void PrintCsv(const TableAggregate& result, GroupShape shape) {
   std::string& out = block.line();
   out = CsvHead(result, shape) + "rows,first_time,last_time";
   for (const ColumnSchema& c : result.columns) {
-    for (const char* what : {"count", "min", "max", "first", "last", "sum"}) absl::StrAppend(&out, ",", c.name, "_", what);
+    for (const char* what : {"count", "min", "max", "first", "last", "sum", "avg"}) absl::StrAppend(&out, ",", c.name, "_", what);
   }
   out += "\n";
   for (const GroupAggregate& g : result.groups) {
     AppendKeyCsv(out, g, shape);
-    absl::StrAppend(&out, g.rows, ",", g.first_time, ",", g.last_time);
+    // A filled empty bucket (--fill-empty) has no first or last time.
+    absl::StrAppend(&out, g.rows, ",", g.rows ? TimeText(g.first_time, shape.times) : "", ",",
+                    g.rows ? TimeText(g.last_time, shape.times) : "");
     for (const ColumnAggregate& c : g.columns) {
       absl::StrAppend(&out, ",", c.count());
       const auto field = [&](bool present, const std::string& text) {
@@ -91,6 +94,7 @@ void PrintCsv(const TableAggregate& result, GroupShape shape) {
       field(any, any ? AggregateValueText(c.type(), c.first()) : "");
       field(any, any ? AggregateValueText(c.type(), c.last()) : "");
       field(any && c.has_sum(), any && c.has_sum() ? SumText(c) : "");
+      field(any && c.has_avg(), any && c.has_avg() ? AvgText(c) : "");
     }
     out += "\n";
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
@@ -105,8 +109,9 @@ void PrintJson(const TableAggregate& result, GroupShape shape) {
     const GroupAggregate& g = result.groups[d];
     out += d ? ",\n  " : "\n  ";
     AppendDeviceJson(out, result, g, shape);
-    absl::StrAppend(&out, ", \"bucket\": ", g.bucket ? absl::StrCat(*g.bucket) : "null", ", \"rows\": ", g.rows,
-                    ", \"first_time\": ", g.first_time, ", \"last_time\": ", g.last_time, ", \"columns\": {");
+    absl::StrAppend(&out, ", \"bucket\": ", g.bucket ? TimeText(*g.bucket, shape.times, true) : "null",
+                    ", \"rows\": ", g.rows, ", \"first_time\": ", g.rows ? TimeText(g.first_time, shape.times, true) : "null",
+                    ", \"last_time\": ", g.rows ? TimeText(g.last_time, shape.times, true) : "null", ", \"columns\": {");
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
       const bool any = c.count() > 0;
@@ -117,7 +122,8 @@ void PrintJson(const TableAggregate& result, GroupShape shape) {
                       ", \"min\": ", value(any && c.has_min_max(), c.min()),
                       ", \"max\": ", value(any && c.has_min_max(), c.max()), ", \"first\": ", value(any, c.first()));
       absl::StrAppend(&out, ", \"last\": ", value(any, c.last()),
-                      ", \"sum\": ", any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null", "}");
+                      ", \"sum\": ", any && c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null",
+                      ", \"avg\": ", any && c.has_avg() ? JsonValue(DataType::kDouble, AvgText(c)) : "null", "}");
     }
     out += "}}";
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
@@ -128,7 +134,7 @@ void PrintJson(const TableAggregate& result, GroupShape shape) {
                   work.chunks_from_statistics, ", \"read\": ", work.chunks_read, "}}\n");
 }
 
-void PrintLastCsv(const TableAggregate& result) {
+void PrintLastCsv(const TableAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
   out = CsvHead(result, GroupShape{}) + "time";
@@ -136,19 +142,19 @@ void PrintLastCsv(const TableAggregate& result) {
   out += "\n";
   for (const GroupAggregate& g : result.groups) {
     AppendKeyCsv(out, g, GroupShape{});
-    absl::StrAppend(&out, g.last_time);
+    absl::StrAppend(&out, TimeText(g.last_time, times));
     for (const ColumnAggregate& c : g.columns) {
       out += ",";
       if (c.count() > 0) AppendCsvValue(out, c.type(), AggregateValueText(c.type(), c.last()));
       out += ",";
-      if (c.count() > 0) absl::StrAppend(&out, c.last_time());
+      if (c.count() > 0) absl::StrAppend(&out, TimeText(c.last_time(), times));
     }
     out += "\n";
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
 }
 
-void PrintLastJson(const TableAggregate& result) {
+void PrintLastJson(const TableAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
   absl::StrAppend(&out, "{\"table\": ", JsonString(result.table), ", \"devices\": [");
@@ -156,7 +162,7 @@ void PrintLastJson(const TableAggregate& result) {
     const GroupAggregate& g = result.groups[d];
     out += d ? ",\n  " : "\n  ";
     AppendDeviceJson(out, result, g, GroupShape{});
-    absl::StrAppend(&out, ", \"time\": ", g.last_time, ", \"columns\": {");
+    absl::StrAppend(&out, ", \"time\": ", TimeText(g.last_time, times, true), ", \"columns\": {");
     for (size_t j = 0; j < g.columns.size(); ++j) {
       const ColumnAggregate& c = g.columns[j];
       absl::StrAppend(&out, j ? ", " : "", JsonString(result.columns[j].name), ": ");
@@ -164,7 +170,7 @@ void PrintLastJson(const TableAggregate& result) {
         out += "{\"value\": null, \"time\": null}";
       } else {
         absl::StrAppend(&out, "{\"value\": ", JsonValue(c.type(), AggregateValueText(c.type(), c.last())), ", \"time\": ",
-                        c.last_time(), "}");
+                        TimeText(c.last_time(), times, true), "}");
       }
     }
     out += "}}";
@@ -192,6 +198,14 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
     if (std::optional<std::string> bucket = args.Get("bucket")) {
       TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));
     }
+    if (args.Has("fill-empty")) {
+      if (!args.Has("bucket")) return absl::InvalidArgumentError("--fill-empty needs --bucket");
+      options.fill_empty_buckets = true;
+    }
+    if (std::optional<std::string> origin = args.Get("bucket-origin")) {
+      if (!args.Has("bucket")) return absl::InvalidArgumentError("--bucket-origin needs --bucket");
+      TSREAD_ASSIGN_OR_RETURN(options.bucket_origin, ParseTimeArg("bucket-origin", *origin));
+    }
   }
   TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, TagPredicatesFromArgs(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
@@ -203,7 +217,7 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
 // The flags of one model that the other does not take: a usage error, never ignored (as cat's).
 std::optional<int> ModelFlagError(const Args& args, const char* command) {
   const bool tree = args.Has("tree");
-  for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket"}
+  for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket", "bucket-origin", "fill-empty"}
                                : std::vector<const char*>{"devices", "measurements"}) {
     if (args.Has(flag)) {
       return UsageError(absl::StrCat(command, tree ? " --tree" : " without --tree", " does not take --", flag));
@@ -215,12 +229,14 @@ std::optional<int> ModelFlagError(const Args& args, const char* command) {
 int RunLast(const Args& args) {
   if (std::optional<int> error = ModelFlagError(args, "last")) return *error;
   if (args.Has("tree")) return RunLastTree(args);
+  absl::StatusOr<TimeFormat> times = TimeFormatFromArgs(args);
+  if (!times.ok()) return Fail(times.status());
   absl::StatusOr<TableAggregate> result = AggregateArgs(args, false);
   if (!result.ok()) return Fail(result.status());
   if (args.Has("json")) {
-    PrintLastJson(*result);
+    PrintLastJson(*result, *times);
   } else {
-    PrintLastCsv(*result);
+    PrintLastCsv(*result, *times);
   }
   return kOk;
 }
@@ -228,9 +244,11 @@ int RunLast(const Args& args) {
 int RunAgg(const Args& args) {
   if (std::optional<int> error = ModelFlagError(args, "agg")) return *error;
   if (args.Has("tree")) return RunAggTree(args);
+  absl::StatusOr<TimeFormat> times = TimeFormatFromArgs(args);
+  if (!times.ok()) return Fail(times.status());
   absl::StatusOr<TableAggregate> result = AggregateArgs(args, true);
   if (!result.ok()) return Fail(result.status());
-  const GroupShape shape{args.Get("by").value_or("device") == "device", args.Has("bucket")};
+  const GroupShape shape{args.Get("by").value_or("device") == "device", args.Has("bucket"), *times};
   if (args.Has("json")) {
     PrintJson(*result, shape);
   } else {

@@ -34,10 +34,10 @@ void AppendSeriesCsv(std::string& out, const SeriesAggregate& s) {
   out += ",";
 }
 
-void PrintAggCsv(const TreeAggregate& result) {
+void PrintAggCsv(const TreeAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
-  out = "device,measurement,count,min,max,first,last,sum,first_time,last_time\n";
+  out = "device,measurement,count,min,max,first,last,sum,avg,first_time,last_time\n";
   for (const SeriesAggregate& s : result.series) {
     const ColumnAggregate& c = s.values;  // count > 0: AggregateTree leaves out series without points
     AppendSeriesCsv(out, s);
@@ -51,12 +51,13 @@ void PrintAggCsv(const TreeAggregate& result) {
     field(true, AggregateValueText(c.type(), c.first()));
     field(true, AggregateValueText(c.type(), c.last()));
     field(c.has_sum(), c.has_sum() ? SumText(c) : "");
-    absl::StrAppend(&out, ",", c.first_time(), ",", c.last_time(), "\n");
+    field(c.has_avg(), c.has_avg() ? AvgText(c) : "");
+    absl::StrAppend(&out, ",", TimeText(c.first_time(), times), ",", TimeText(c.last_time(), times), "\n");
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
 }
 
-void PrintAggJson(const TreeAggregate& result) {
+void PrintAggJson(const TreeAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
   out = "{\"series\": [";
@@ -71,7 +72,9 @@ void PrintAggJson(const TreeAggregate& result) {
                     ", \"max\": ", value(c.has_min_max(), c.max()));
     absl::StrAppend(&out, ", \"first\": ", value(true, c.first()), ", \"last\": ", value(true, c.last()),
                     ", \"sum\": ", c.has_sum() ? JsonValue(DataType::kDouble, SumText(c)) : "null",
-                    ", \"first_time\": ", c.first_time(), ", \"last_time\": ", c.last_time(), "}");
+                    ", \"avg\": ", c.has_avg() ? JsonValue(DataType::kDouble, AvgText(c)) : "null",
+                    ", \"first_time\": ", TimeText(c.first_time(), times, true),
+                    ", \"last_time\": ", TimeText(c.last_time(), times, true), "}");
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
   const TreeAggregateWork& work = result.work;
@@ -80,27 +83,28 @@ void PrintAggJson(const TreeAggregate& result) {
                   ", \"decoded\": ", work.series_decoded, "}}\n");
 }
 
-void PrintLastCsv(const TreeAggregate& result) {
+void PrintLastCsv(const TreeAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
   out = "device,measurement,time,value\n";
   for (const SeriesAggregate& s : result.series) {
     AppendSeriesCsv(out, s);
-    absl::StrAppend(&out, s.values.last_time(), ",");
+    absl::StrAppend(&out, TimeText(s.values.last_time(), times), ",");
     AppendCsvValue(out, s.values.type(), AggregateValueText(s.values.type(), s.values.last()));
     out += "\n";
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
 }
 
-void PrintLastJson(const TreeAggregate& result) {
+void PrintLastJson(const TreeAggregate& result, TimeFormat times) {
   BlockOutput block;
   std::string& out = block.line();
   out = "{\"series\": [";
   for (size_t i = 0; i < result.series.size(); ++i) {
     const SeriesAggregate& s = result.series[i];
     absl::StrAppend(&out, i ? ",\n  " : "\n  ", "{\"device\": ", JsonString(s.device), ", \"measurement\": ",
-                    JsonString(s.measurement), ", \"time\": ", s.values.last_time(), ", \"value\": ",
+                    JsonString(s.measurement), ", \"time\": ", TimeText(s.values.last_time(), times, true),
+                    ", \"value\": ",
                     JsonValue(s.values.type(), AggregateValueText(s.values.type(), s.values.last())), "}");
     if (!block.MaybeFlush()) return;  // FinishOutput reports the failed write
   }
@@ -110,23 +114,27 @@ void PrintLastJson(const TreeAggregate& result) {
 }  // namespace
 
 int RunAggTree(const Args& args) {
+  absl::StatusOr<TimeFormat> times = TimeFormatFromArgs(args);
+  if (!times.ok()) return Fail(times.status());
   absl::StatusOr<TreeAggregate> result = AggregateTreeArgs(args);
   if (!result.ok()) return Fail(result.status());
   if (args.Has("json")) {
-    PrintAggJson(*result);
+    PrintAggJson(*result, *times);
   } else {
-    PrintAggCsv(*result);
+    PrintAggCsv(*result, *times);
   }
   return kOk;
 }
 
 int RunLastTree(const Args& args) {
+  absl::StatusOr<TimeFormat> times = TimeFormatFromArgs(args);
+  if (!times.ok()) return Fail(times.status());
   absl::StatusOr<TreeAggregate> result = AggregateTreeArgs(args);
   if (!result.ok()) return Fail(result.status());
   if (args.Has("json")) {
-    PrintLastJson(*result);
+    PrintLastJson(*result, *times);
   } else {
-    PrintLastCsv(*result);
+    PrintLastCsv(*result, *times);
   }
   return kOk;
 }

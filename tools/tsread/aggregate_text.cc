@@ -33,6 +33,12 @@ std::string SumText(const ColumnAggregate& c) {
   return Int128Text(c.int_sum());
 }
 
+std::string AvgText(const ColumnAggregate& c) {
+  std::string out;
+  AppendDouble(out, c.avg());
+  return out;
+}
+
 std::string JsonValue(DataType type, const std::string& text) {
   const bool number = !IsText(type) && type != DataType::kBoolean && text != "NaN" && text != "Infinity" &&
                       text != "-Infinity";

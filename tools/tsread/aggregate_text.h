@@ -13,6 +13,8 @@ namespace tsread::cli {
 
 // The sum of `c` (has_sum()): a double's shortest form, or an exact integer.
 std::string SumText(const ColumnAggregate& c);
+// The mean of `c` (has_avg()), as a double's shortest form.
+std::string AvgText(const ColumnAggregate& c);
 // A value's text as a JSON token: strings (and BLOB hex, and non-finite floats) quoted.
 std::string JsonValue(DataType type, const std::string& text);
 // A value's text as a CSV field: TEXT/STRING quoted, as `cat` prints them.

@@ -193,16 +193,9 @@ absl::StatusOr<CatOptions> CatOptionsFromArgs(const Args& args) {
       return absl::InvalidArgumentError(absl::StrCat("--format must be csv or ndjson, got \"", *format, "\""));
     }
   }
-  if (std::optional<std::string> time_format = args.Get("time-format")) {
-    const std::string f = absl::AsciiStrToLower(*time_format);
-    if (f == "epoch") {
-      cat.time_format = TimeFormat::kEpoch;
-    } else if (f == "iso") {
-      cat.time_format = TimeFormat::kIso;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("--time-format must be epoch or iso, got \"", *time_format, "\""));
-    }
-  }
+  absl::StatusOr<TimeFormat> time_format = TimeFormatFromArgs(args);
+  if (!time_format.ok()) return time_format.status();
+  cat.time_format = *time_format;
   if (std::optional<std::string> limit = args.Get("limit")) {
     const auto r = std::from_chars(limit->data(), limit->data() + limit->size(), cat.limit);
     if (r.ec != std::errc() || r.ptr != limit->data() + limit->size()) {

@@ -144,6 +144,20 @@ std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag)
   return items;
 }
 
+absl::StatusOr<TimeFormat> TimeFormatFromArgs(const Args& args) {
+  std::optional<std::string> text = args.Get("time-format");
+  if (!text.has_value()) return TimeFormat::kEpoch;
+  const std::string f = absl::AsciiStrToLower(*text);
+  if (f == "epoch") return TimeFormat::kEpoch;
+  if (f == "iso") return TimeFormat::kIso;
+  return absl::InvalidArgumentError(absl::StrCat("--time-format must be epoch or iso, got \"", *text, "\""));
+}
+
+std::string TimeText(int64_t ms, TimeFormat format, bool json) {
+  if (format == TimeFormat::kEpoch) return absl::StrCat(ms);
+  return json ? absl::StrCat("\"", FormatIsoMillis(ms), "\"") : FormatIsoMillis(ms);
+}
+
 absl::StatusOr<std::vector<PredicateExpr>> PredicatesFromArgs(const Args& args) {
   std::vector<PredicateExpr> predicates;
   for (const std::string& where : args.GetAll("where")) {

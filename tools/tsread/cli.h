@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "row_writer.h"
 #include "tsread/read/aligned_device_reader.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/memory_budget.h"
@@ -44,6 +45,11 @@ std::optional<Args> ParseArgs(const std::vector<std::string>& argv, const std::v
 int Fail(const absl::Status& status);
 // Prints a usage error and returns kUsage.
 int UsageError(std::string_view message);
+
+// --time-format epoch|iso (epoch when absent); InvalidArgument naming the flag otherwise.
+absl::StatusOr<TimeFormat> TimeFormatFromArgs(const Args& args);
+// A time (ms) as the format says: its digits, or ISO-8601 UTC; `json` quotes the ISO form.
+std::string TimeText(int64_t ms, TimeFormat format, bool json = false);
 
 // --start/--end as an inclusive range: integers or ISO-8601 (time_parse.h); InvalidArgument for
 // anything else or a start after the end.

@@ -69,9 +69,13 @@ constexpr char kTableSelection[] =
     "                         `region=east,west` (any of), `region=` (null), `region=east OR s_bool=true`;\n"
     "                         agg and last take only tag=v1[,v2] and ORs of those (see docs/cli.md)\n";
 
+constexpr char kAggregateTimes[] =
+    "  --time-format epoch|iso   times (first_time, last_time, bucket, time) as the stored integer\n"
+    "                         (default) or, read as epoch milliseconds, as ISO-8601 UTC (a JSON string)\n";
+
 constexpr char kTreeAggregates[] =
     "  --tree                 per tree-model series (device, measurement) instead of per table\n"
-    "                         device; CSV device,measurement,count,min,max,first,last,sum,first_time,\n"
+    "                         device; CSV device,measurement,count,min,max,first,last,sum,avg,first_time,\n"
     "                         last_time (agg) or device,measurement,time,value (last)\n"
     "  --devices d1,d2        with --tree: these devices, or every device below a prefix (root.sg)\n"
     "  --measurements m1,m2   with --tree: these measurements\n";
@@ -146,19 +150,24 @@ std::string CommandHelp(std::string_view command) {
         "only the pages a range end or bucket boundary cuts are decoded. min/max: numeric, DATE and\n"
         "TIMESTAMP columns; sum: INT32, INT64, FLOAT, DOUBLE and BOOLEAN (the trues). CSV: device and\n"
         "the TAG columns (by device), bucket (with --bucket), rows, first_time, last_time, then per\n"
-        "column <c>_count, _min, _max, _first, _last, _sum (empty for null).\n",
+        "column <c>_count, _min, _max, _first, _last, _sum, _avg (empty for null; avg: sum / count).\n",
         kTableSelection,
         "  --by device|table      one group per device (default) or for the whole table\n"
         "  --bucket W             time buckets floor(t / W) * W: W an integer in the file's time unit or\n"
-        "                         with ms, s, m, h or d (counted in milliseconds), e.g. 10m\n",
+        "                         with ms, s, m, h or d (counted in milliseconds), e.g. 10m\n"
+        "  --bucket-origin T      buckets start at T + k * W instead (a time as --start takes; IoTDB's\n"
+        "                         GROUP BY ([start, end), step) starts them at its start)\n"
+        "  --fill-empty           also the buckets without rows from --start to --end (rows 0, counts 0,\n"
+        "                         times and values empty), as IoTDB's GROUP BY returns them\n",
         kTimes,
         "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"bucket\", \"rows\",\n"
         "                         \"first_time\", \"last_time\", \"columns\": {c: {\"count\", \"min\",\n"
-        "                         \"max\", \"first\", \"last\", \"sum\"}}}], \"pages\": {\"from_statistics\",\n"
+        "                         \"max\", \"first\", \"last\", \"sum\", \"avg\"}}}], \"pages\":\n"
+        "                         {\"from_statistics\",\n"
         "                         \"decoded\"}, \"chunks\": {\"from_statistics\", \"read\"}}\n",
-        kTreeAggregates,
+        kAggregateTimes, kTreeAggregates,
         "  --json with --tree     {\"series\": [{\"device\", \"measurement\", \"count\", \"min\", \"max\",\n"
-        "                         \"first\", \"last\", \"sum\", \"first_time\", \"last_time\"}], \"pages\":\n"
+        "                         \"first\", \"last\", \"sum\", \"avg\", \"first_time\", \"last_time\"}], \"pages\":\n"
         "                         {\"decoded\"}, \"series_answered\": {\"from_statistics\", \"decoded\"}}\n");
   } else if (command == "last") {
     text = absl::StrCat(
@@ -170,7 +179,7 @@ std::string CommandHelp(std::string_view command) {
         kTableSelection, kTimes,
         "  --json                 {\"table\", \"devices\": [{\"device\", \"tags\", \"time\",\n"
         "                         \"columns\": {c: {\"value\", \"time\"}}}]}\n",
-        kTreeAggregates,
+        kAggregateTimes, kTreeAggregates,
         "  --json with --tree     {\"series\": [{\"device\", \"measurement\", \"time\", \"value\"}]}\n");
   } else if (command == "verify") {
     text = absl::StrCat("usage: tsread verify FILE [--memory-budget SIZE]\n"

@@ -372,6 +372,57 @@ TEST(TableAggregateTest, BucketsFloorNegativeTimes) {
   std::filesystem::remove_all(dir);
 }
 
+// fill_empty_buckets: every bucket of the range, the ones without rows as groups of 0 rows; the
+// others as without filling. An origin shifts the buckets.
+TEST(TableAggregateTest, EmptyBucketsAreFilledAcrossTheRange) {
+  std::unique_ptr<Dataset> dataset = Dataset::Open({testing::FixturePath("table_alltypes.tsfile")}).value();
+  AggregateOptions options;
+  options.columns = {"f_int32"};
+  options.bucket_width = 3600000;
+  options.bucket_origin = 1700000000000;
+  options.time_range = TimeRange{1699980000000, 1700020000000};  // beyond the data at both ends
+  for (AggregateGroupBy by : {AggregateGroupBy::kTable, AggregateGroupBy::kDevice}) {
+    options.by = by;
+    options.fill_empty_buckets = false;
+    const TableAggregate plain = Aggregate(*dataset, options).value();
+    options.fill_empty_buckets = true;
+    const TableAggregate filled = Aggregate(*dataset, options).value();
+    // Buckets from floor((start - origin) / w) = -6 to floor((end - origin) / w) = 5: 12 a device.
+    std::map<std::string, std::vector<const GroupAggregate*>> by_device;
+    for (const GroupAggregate& g : filled.groups) by_device[g.device].push_back(&g);
+    size_t matched = 0;
+    for (const auto& [device, groups] : by_device) {
+      ASSERT_EQ(groups.size(), 12u) << device;
+      for (size_t k = 0; k < groups.size(); ++k) {
+        EXPECT_EQ(*groups[k]->bucket, 1700000000000 + (static_cast<int64_t>(k) - 6) * 3600000) << device << " " << k;
+      }
+    }
+    uint64_t rows = 0;
+    for (const GroupAggregate& g : filled.groups) {
+      rows += g.rows;
+      if (g.rows == 0) {
+        EXPECT_EQ(g.columns[0].count(), 0u);
+        continue;
+      }
+      const auto same = std::find_if(plain.groups.begin(), plain.groups.end(), [&](const GroupAggregate& p) {
+        return p.device == g.device && p.bucket == g.bucket;
+      });
+      ASSERT_NE(same, plain.groups.end());
+      EXPECT_EQ(same->rows, g.rows);
+      ++matched;
+    }
+    EXPECT_EQ(matched, plain.groups.size());
+    EXPECT_GT(filled.groups.size(), plain.groups.size());
+    uint64_t plain_rows = 0;
+    for (const GroupAggregate& g : plain.groups) plain_rows += g.rows;
+    EXPECT_EQ(rows, plain_rows);
+  }
+  // Too many buckets: refused before anything is allocated for them.
+  options.bucket_width = 1;
+  options.time_range = TimeRange{0, 1700000000000};
+  EXPECT_EQ(Aggregate(*dataset, options).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(TableAggregateTest, ADatasetMergesADeviceAcrossFiles) {
   const std::string file = testing::FixturePath("table_alltypes.tsfile");
   std::unique_ptr<Dataset> one = Dataset::Open({file}).value();

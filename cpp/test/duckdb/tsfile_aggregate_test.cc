@@ -115,3 +115,54 @@ TEST_P(DuckDbTest, CountStarIsAnsweredFromStatistics) {
 
 }  // namespace
 }  // namespace tsread::testing
+
+namespace tsread::testing {
+namespace {
+
+// by := 'table' (the CLI's --by table): one group per bucket over every device, no TAG columns.
+TEST_P(DuckDbTest, TsfileAggregateByTableIsOneGroupPerBucket) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  const std::string got = "SELECT bucket, rows, first_time, last_time, f_int32_count, f_int32_min, f_int32_max, "
+                          "f_int32_sum FROM tsfile_aggregate('" + file +
+                          "', time_as := 'bigint', by := 'table', bucket := 3600000)";
+  const std::string want = "SELECT time // 3600000 * 3600000 AS b, count(*), min(time), max(time), count(f_int32), "
+                           "min(f_int32), max(f_int32), sum(f_int32) FROM read_tsfile('" + file +
+                           "', time_as := 'bigint') GROUP BY b";
+  EXPECT_GT(Int("SELECT count(*) FROM (" + got + ")"), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ")"), Int("SELECT count(*) FROM (" + want + ")"));
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + got + " EXCEPT " + want + ")"), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT * FROM tsfile_aggregate('" + file + "', by := 'table'))"), 1);
+  EXPECT_EQ(Int("SELECT count(*) FROM (DESCRIBE SELECT * FROM tsfile_aggregate('" + file +
+                "', by := 'table')) WHERE column_name IN ('region', 'id')"),
+            0);
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', by := 'region')").find("by takes"), std::string::npos);
+  // origin := shifts the buckets: GROUP BY floor((time - origin) / w).
+  const std::string shifted = "SELECT bucket, rows, f_int32_count FROM tsfile_aggregate('" + file +
+                              "', time_as := 'bigint', by := 'table', bucket := 600000, origin := 1700000000123)";
+  // floor, not //: DuckDB's integer division truncates toward zero, and 11 rows lie before the origin.
+  const std::string by_sql = "SELECT floor((time - 1700000000123) / 600000)::BIGINT * 600000 + 1700000000123 AS b, "
+                             "count(*), "
+                             "count(f_int32) FROM read_tsfile('" + file + "', time_as := 'bigint') GROUP BY b";
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + shifted + ")"), Int("SELECT count(*) FROM (" + by_sql + ")"));
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + shifted + " EXCEPT " + by_sql + ")"), 0);
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', origin := 5)").find("origin needs bucket"),
+            std::string::npos);
+  // fill_empty := true: every bucket of the window, the empty ones with rows 0 and NULL times.
+  const std::string window = ", start_time := 1699980000000, end_time := 1700020000000, bucket := 3600000, "
+                             "origin := 1700000000000, by := 'table'";
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + file + "', fill_empty := true" + window + ")"), 12);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + file + "', fill_empty := true" + window +
+                ") WHERE rows = 0 AND first_time IS NULL AND f_int32_count = 0"),
+            12 - Int("SELECT count(*) FROM tsfile_aggregate('" + file + "'" + window + ")"));
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', fill_empty := true)").find("fill_empty needs bucket"),
+            std::string::npos);
+  // avg: DuckDB's avg over the rows, per device.
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + file + "') a JOIN (SELECT region, id, avg(f_int32) AS i, "
+                "avg(f_double) AS d FROM read_tsfile('" + file + "') GROUP BY ALL) r ON a.region IS NOT DISTINCT FROM "
+                "r.region AND a.id IS NOT DISTINCT FROM r.id WHERE abs(a.f_int32_avg - r.i) > 1e-9 * abs(r.i) OR "
+                "abs(a.f_double_avg - r.d) > 1e-9 * abs(r.d) OR (a.f_int32_avg IS NULL) != (r.i IS NULL)"),
+            0);
+}
+
+}  // namespace
+}  // namespace tsread::testing

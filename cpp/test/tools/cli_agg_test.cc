@@ -7,6 +7,7 @@
 #include <fstream>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <utility>
 #include <sstream>
 #include <string>
@@ -97,7 +98,8 @@ TEST(CliAggTest, CsvHasAColumnPerAggregate) {
   const std::string header = r.out.substr(0, r.out.find('\n'));
   EXPECT_EQ(header,
             "device,region,id,rows,first_time,last_time,f_text_count,f_text_min,f_text_max,f_text_first,f_text_last,"
-            "f_text_sum,f_double_count,f_double_min,f_double_max,f_double_first,f_double_last,f_double_sum");
+            "f_text_sum,f_text_avg,f_double_count,f_double_min,f_double_max,f_double_first,f_double_last,f_double_sum,"
+            "f_double_avg");
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 20);  // one line per device
   RunResult json = RunTsread("agg '" + file + "' --columns f_text,f_double --json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
@@ -134,7 +136,7 @@ TEST(CliAggTest, ByTableInBucketsCountsTheRowsCatPrintsPerBucket) {
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
             "bucket,rows,first_time,last_time,f_int32_count,f_int32_min,f_int32_max,f_int32_first,f_int32_last,"
-            "f_int32_sum");
+            "f_int32_sum,f_int32_avg");
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + static_cast<std::ptrdiff_t>(want.size()));
   RunResult by_device = RunTsread("agg '" + file + "' --columns f_int32 --bucket 1h");
   ASSERT_EQ(by_device.exit_code, 0) << by_device.err;
@@ -311,6 +313,69 @@ TEST(CliAggTest, TreeSeriesAggregatesAndLastPointsEqualTheCsv) {
   RunResult table = RunTsread("agg '" + testing::FixturePath("table_alltypes.tsfile") + "' --tree");
   EXPECT_EQ(table.exit_code, 1);
   EXPECT_THAT(table.err, HasSubstr("no tree-model data"));
+}
+
+// --time-format iso on agg and last, both models: the file's first time 1699999999851 ms is
+// 2023-11-14T22:13:19.851Z (1700000000000 is 22:13:20 UTC).
+TEST(CliAggTest, TimeFormatIsoPrintsTimesAsCatDoes) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  RunResult json = RunTsread("agg '" + file + "' --by table --json --time-format iso");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["groups"][0]["first_time"], "2023-11-14T22:13:19.851Z");
+  RunResult csv = RunTsread("agg '" + file + "' --by table --time-format ISO --columns f_int32");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_THAT(csv.out, HasSubstr(",2023-11-14T22:13:19.851Z,"));
+  RunResult last = RunTsread("last '" + file + "' --time-format iso --columns f_int32 --json");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_TRUE(nlohmann::json::parse(last.out)["devices"][0]["time"].is_string());
+  RunResult tree = RunTsread("last '" + testing::FixturePath("tree_aligned.tsfile") + "' --tree --time-format iso");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_THAT(tree.out, HasSubstr(",2023-11-14T"));
+  EXPECT_EQ(RunTsread("agg '" + file + "' --time-format unix").exit_code, 1);
+}
+
+// --bucket-origin: buckets start at origin + k * width; the rows per bucket are cat's rows counted
+// into those buckets by the test.
+TEST(CliAggTest, BucketsStartAtTheOrigin) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  const int64_t origin = 1700000000123, width = 600000;
+  std::map<int64_t, uint64_t> want;
+  RunResult cat = RunTsread("cat '" + file + "' --columns id");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  std::istringstream lines(cat.out);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    const int64_t t = std::stoll(line.substr(0, line.find(',')));
+    const int64_t d = t - origin;
+    ++want[(d >= 0 ? d / width : -((-d + width - 1) / width)) * width + origin];
+  }
+  RunResult agg = RunTsread("agg '" + file + "' --by table --bucket 10m --bucket-origin 1700000000123 --json");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  const nlohmann::json result = nlohmann::json::parse(agg.out);
+  ASSERT_EQ(result["groups"].size(), want.size());
+  for (const nlohmann::json& g : result["groups"]) {
+    const int64_t bucket = g["bucket"].get<int64_t>();
+    ASSERT_EQ(want.count(bucket), 1u) << bucket;
+    EXPECT_EQ(g["rows"].get<uint64_t>(), want[bucket]) << bucket;
+  }
+  EXPECT_EQ(RunTsread("agg '" + file + "' --bucket-origin 5").exit_code, 1);  // needs --bucket
+  // --fill-empty over a window wider than the data: every bucket, the empty ones with no times.
+  RunResult filled = RunTsread("agg '" + file + "' --by table --bucket 1h --bucket-origin 1700000000000 --start "
+                               "1699980000000 --end 1700020000000 --fill-empty --json");
+  ASSERT_EQ(filled.exit_code, 0) << filled.err;
+  const nlohmann::json groups = nlohmann::json::parse(filled.out)["groups"];
+  ASSERT_EQ(groups.size(), 12u);
+  uint64_t total = 0;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    EXPECT_EQ(groups[k]["bucket"].get<int64_t>(), 1700000000000 + (static_cast<int64_t>(k) - 6) * 3600000);
+    total += groups[k]["rows"].get<uint64_t>();
+    if (groups[k]["rows"] == 0) EXPECT_TRUE(groups[k]["first_time"].is_null());
+  }
+  EXPECT_EQ(total, want.size() > 0 ? std::accumulate(want.begin(), want.end(), uint64_t{0},
+                                                     [](uint64_t n, const auto& b) { return n + b.second; })
+                                   : 0);
+  EXPECT_EQ(RunTsread("agg '" + file + "' --fill-empty").exit_code, 1);  // needs --bucket
 }
 
 }  // namespace

@@ -154,6 +154,17 @@ bool ColumnAggregate::has_sum() const {
   return type_ == DataType::kInt32 || type_ == DataType::kInt64 || IsFloatType(type_) || type_ == DataType::kBoolean;
 }
 
+bool ColumnAggregate::has_avg() const { return has_sum() && type_ != DataType::kBoolean; }
+
+double ColumnAggregate::avg() const {
+  const long double n = static_cast<long double>(count_);
+  if (IsFloatType(type_)) {
+    if (wide_sum_ != nullptr) return static_cast<double>(WideSum{wide_sum_->sum / n, wide_sum_->error / n}.ToDouble());
+    return static_cast<double>(static_cast<long double>(float_sum_) / n);
+  }
+  return static_cast<double>(static_cast<long double>(int_sum_) / n);
+}
+
 double ColumnAggregate::float_sum() const { return wide_sum_ != nullptr ? wide_sum_->ToDouble() : float_sum_; }
 
 void ColumnAggregate::AddToSum(double x) {

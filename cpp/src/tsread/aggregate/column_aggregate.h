@@ -9,6 +9,7 @@
 //                  Java writer's statistics update them: the first value, then replaced by a
 //                  value that compares less (greater), so NaN never replaces one; STRING in
 //                  unsigned-byte (code-point) order, as SQL's
+//   avg            INT32, INT64, FLOAT, DOUBLE: sum / count
 //   sum            INT32, INT64 (exact integers), FLOAT, DOUBLE (a decoded sum may differ from the
 //                  statistics' by rounding, as IoTDB's do; where a double sum would overflow, it
 //                  goes on in a WideSum, so values near ±DBL_MAX that cancel give their finite
@@ -61,6 +62,10 @@ class ColumnAggregate {
 
   bool has_min_max() const;
   bool has_sum() const;
+  // INT32, INT64, FLOAT and DOUBLE: the mean of the values (count > 0), sum / count in long double
+  // (an INT64 sum beyond 2^53 stays exact until the division).
+  bool has_avg() const;
+  double avg() const;
 
   // Whether `s`, a series' statistics over the group's values of this column, gives exactly what
   // decoding would (the caller has checked the encoding is lossless): an INT64 sum is kept in a

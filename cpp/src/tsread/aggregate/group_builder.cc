@@ -11,10 +11,11 @@ namespace tsread {
 GroupBuilder::GroupBuilder(const TableAggregate& shape, const AggregateOptions& options)
     : shape_(shape),
       range_(options.time_range),
-      buckets_(options.bucket_width),
+      buckets_(options.bucket_width, options.bucket_origin),
       by_device_(options.by == AggregateGroupBy::kDevice) {}
 
 void GroupBuilder::StartFile(const TsFileReader& reader, const TableSchema& own) {
+  header_reads_.ForgetFile();
   reader_ = &reader;
   own_ = &own;
   file_devices_.clear();
@@ -43,12 +44,12 @@ absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) {
     switch (rows.level) {
       case StatisticsLevel::kDevice:
         for (const ChunkMetadata& chunk : series->chunks) {
-          TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, chunk.offset, header_bytes_));
+          TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, chunk.offset, header_reads_));
           if (!exact) return false;
         }
         break;
       case StatisticsLevel::kChunkGroup: {
-        TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, rows.chunks[j]->offset, header_bytes_));
+        TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, rows.chunks[j]->offset, header_reads_));
         if (!exact) return false;
         break;
       }

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/aggregate/time_bucket.h"
+#include "tsread/read/lossless_chunks.h"
 #include "tsread/read/statistics_filter.h"
 
 namespace tsread {
@@ -74,7 +75,7 @@ class GroupBuilder : public StatisticsFilter {
   int64_t last_bucket_ = 0;
   GroupAggregate* last_group_ = nullptr;
   AggregateWork work_;
-  Buffer header_bytes_;  // chunk headers read for their encodings
+  ChunkHeaderReads header_reads_;  // chunk headers read for their encodings
   std::vector<ColumnAggregate> tails_;  // per column, a page's tail (TakeTail)
 };
 

@@ -3,11 +3,15 @@
 #include "tsread/aggregate/table_aggregate.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "tsread/aggregate/group_builder.h"
+#include "tsread/aggregate/time_bucket.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/io/status_macros.h"
 
@@ -52,6 +56,69 @@ absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOpti
     if (c.category == ColumnCategory::kTag) out.tag_columns.push_back(c.name);
   }
   return out;
+}
+
+
+// A group of no rows in bucket `index`, with the device and tags of `key` (by table: none).
+GroupAggregate EmptyGroup(const TableAggregate& out, const GroupAggregate& key, const TimeBuckets& buckets,
+                          int64_t index) {
+  GroupAggregate g;
+  g.device = key.device;
+  g.tags = key.tags;
+  g.bucket = buckets.Start(index);
+  for (const ColumnSchema& c : out.columns) g.columns.emplace_back(c.data_type);
+  return g;
+}
+
+absl::Status FillEmptyBuckets(const AggregateOptions& options, TableAggregate& out) {
+  if (options.bucket_width <= 0) return absl::InvalidArgumentError("filling empty buckets needs a bucket width");
+  const TimeBuckets buckets(options.bucket_width, options.bucket_origin);
+  const TimeRange& range = options.time_range;
+  const bool open_start = range.start == std::numeric_limits<int64_t>::min();
+  const bool open_end = range.end == std::numeric_limits<int64_t>::max();
+  std::optional<int64_t> lo, hi;
+  if (!open_start) lo = buckets.Index(range.start);
+  if (!open_end) hi = buckets.Index(range.end);
+  for (const GroupAggregate& g : out.groups) {
+    const int64_t i = buckets.Index(*g.bucket);
+    if (open_start) lo = lo.has_value() ? std::min(*lo, i) : i;
+    if (open_end) hi = hi.has_value() ? std::max(*hi, i) : i;
+  }
+  if (!lo.has_value() || !hi.has_value() || *lo > *hi) return absl::OkStatus();
+  // Runs of one device's groups (buckets ascending); by table one run, rows or not.
+  std::vector<std::pair<size_t, size_t>> runs;
+  for (size_t i = 0; i < out.groups.size(); ++i) {
+    if (runs.empty() || out.groups[i].device != out.groups[runs.back().first].device) runs.emplace_back(i, i);
+    runs.back().second = i + 1;
+  }
+  if (runs.empty() && options.by == AggregateGroupBy::kTable) runs.emplace_back(0, 0);
+  const __int128 per_run = static_cast<__int128>(*hi) - *lo + 1;
+  if (per_run * static_cast<__int128>(runs.size()) > static_cast<__int128>(AggregateOptions::kMaxFilledGroups)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "filling empty buckets would make more than ", AggregateOptions::kMaxFilledGroups,
+        " groups: narrow the time range or widen the bucket"));
+  }
+  std::vector<GroupAggregate> filled;
+  filled.reserve(static_cast<size_t>(per_run) * runs.size());
+  for (const auto& [begin, end] : runs) {
+    // The run's device and tags, copied before its groups move into `filled`.
+    GroupAggregate key;
+    if (begin < end) {
+      key.device = out.groups[begin].device;
+      key.tags = out.groups[begin].tags;
+    }
+    size_t next = begin;
+    for (int64_t index = *lo;; ++index) {
+      if (next < end && buckets.Index(*out.groups[next].bucket) == index) {
+        filled.push_back(std::move(out.groups[next++]));
+      } else {
+        filled.push_back(EmptyGroup(out, key, buckets, index));
+      }
+      if (index == *hi) break;
+    }
+  }
+  out.groups = std::move(filled);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -100,6 +167,7 @@ absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const Aggregate
   }
   out.groups = builder.TakeGroups();
   out.work = builder.work();
+  if (options.fill_empty_buckets) TSREAD_RETURN_IF_ERROR(FillEmptyBuckets(options, out));
   return out;
 }
 

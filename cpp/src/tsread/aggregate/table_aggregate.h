@@ -37,14 +37,22 @@ struct AggregateOptions {
   AggregateGroupBy by = AggregateGroupBy::kDevice;
   // Time buckets of this width in the file's time unit (time_bucket.h); 0 = none.
   int64_t bucket_width = 0;
+  // Where buckets start: each is [origin + k * width, origin + (k + 1) * width) (time_bucket.h).
+  int64_t bucket_origin = 0;
+  // With buckets: also the buckets without rows, as groups of 0 rows (IoTDB's GROUP BY ([start,
+  // end), step) returns them) — every bucket from the range's start to its end, or from the first
+  // to the last bucket with rows where the range is open at that end; by device, for each device.
+  // InvalidArgument when that would make more than kMaxFilledGroups groups.
+  bool fill_empty_buckets = false;
+  static constexpr uint64_t kMaxFilledGroups = 1'000'000;
 };
 
 struct GroupAggregate {
   std::string device;  // the id as `tsread devices` prints it; "" when grouped by table
   std::vector<std::optional<std::string>> tags;  // per TAG column of TableAggregate::tag_columns
   std::optional<int64_t> bucket;  // the bucket's first time, with buckets
-  uint64_t rows = 0;  // rows in the range (all-null rows count)
-  int64_t first_time = 0, last_time = 0;
+  uint64_t rows = 0;  // rows in the range (all-null rows count); 0 only for a filled empty bucket
+  int64_t first_time = 0, last_time = 0;  // meaningless when rows is 0
   std::vector<ColumnAggregate> columns;  // per TableAggregate::columns
 };
 

@@ -31,12 +31,12 @@ using SeriesKey = std::pair<std::string, std::string>;  // device, measurement
 // the range altogether answer too: with nothing.
 absl::StatusOr<bool> AnsweredByStatistics(const TsFileReader& reader, const TimeseriesMetadata& series,
                                           const Statistics& time, const TimeRange& range, ColumnAggregate& out,
-                                          Buffer& scratch) {
+                                          ChunkHeaderReads& header_reads) {
   const Statistics& s = series.statistics;
   if (s.count == 0 || s.end_time < range.start || s.start_time > range.end) return true;
   if (!range.Covers(s) || !ValuesStatisticsAreExact(series.data_type, series.data_type, s, time)) return false;
   for (const ChunkMetadata& chunk : series.chunks) {
-    TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(reader, series, chunk.offset, scratch));
+    TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(reader, series, chunk.offset, header_reads));
     if (!exact) return false;
   }
   out.AddStatistics(s);
@@ -65,7 +65,8 @@ absl::Status AggregatePoints(const TsFileReader& reader, const std::string& devi
 // The selected series of one device of a file, merged into `merged`.
 absl::Status AggregateDevice(const TsFileReader& reader, const std::string& path, const std::string& device,
                              const DeviceLocation& location, const TreeAggregateOptions& options,
-                             std::map<SeriesKey, Merged>& merged, TreeAggregateWork& work, Buffer& scratch) {
+                             std::map<SeriesKey, Merged>& merged, TreeAggregateWork& work,
+                             ChunkHeaderReads& header_reads) {
   TSREAD_ASSIGN_OR_RETURN(std::vector<TimeseriesMetadata> series, reader.ReadTimeseries(location));
   // An aligned device's value columns belong to the rows of its time column (§8.2).
   const auto time_column = std::find_if(series.begin(), series.end(),
@@ -75,7 +76,7 @@ absl::Status AggregateDevice(const TsFileReader& reader, const std::string& path
     if (!options.measurements.empty() && options.measurements.count(s.measurement) == 0) continue;
     ColumnAggregate part(s.data_type);
     const Statistics& time = time_column != series.end() ? time_column->statistics : s.statistics;
-    TSREAD_ASSIGN_OR_RETURN(bool answered, AnsweredByStatistics(reader, s, time, options.time_range, part, scratch));
+    TSREAD_ASSIGN_OR_RETURN(bool answered, AnsweredByStatistics(reader, s, time, options.time_range, part, header_reads));
     if (answered) {
       ++work.series_from_statistics;
     } else {
@@ -97,7 +98,7 @@ absl::Status AggregateDevice(const TsFileReader& reader, const std::string& path
 
 absl::Status AggregateFile(const TsFileReader& reader, const std::string& path, const TreeAggregateOptions& options,
                            std::map<SeriesKey, Merged>& merged, TreeAggregateWork& work) {
-  Buffer scratch;
+  ChunkHeaderReads header_reads;
   for (const std::string& index : reader.TreeIndexNames()) {
     TSREAD_ASSIGN_OR_RETURN(DeviceIterator it, reader.Devices(index));
     while (true) {
@@ -106,7 +107,7 @@ absl::Status AggregateFile(const TsFileReader& reader, const std::string& path, 
       const std::string device = entry->id.ToString();
       if (!TreeDeviceSelected(options.devices, device)) continue;
       const DeviceLocation location = entry->location;
-      TSREAD_RETURN_IF_ERROR(AggregateDevice(reader, path, device, location, options, merged, work, scratch));
+      TSREAD_RETURN_IF_ERROR(AggregateDevice(reader, path, device, location, options, merged, work, header_reads));
     }
   }
   return absl::OkStatus();

@@ -201,6 +201,21 @@ absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMappin
   return range;
 }
 
+absl::StatusOr<std::optional<int64_t>> NamedTimePoint(duckdb_bind_info info, const TimeMapping& mapping,
+                                                      const char* name, const char* function) {
+  duckdb_value v = duckdb_bind_get_named_parameter(info, name);
+  if (!v) return std::optional<int64_t>();
+  if (duckdb_is_null_value(v)) {
+    duckdb_destroy_value(&v);
+    return std::optional<int64_t>();
+  }
+  absl::StatusOr<Bound> bound = BoundOf(v, name, function);
+  duckdb_destroy_value(&v);
+  if (!bound.ok()) return bound.status();
+  if (bound->stored) return std::optional<int64_t>(*bound->stored);
+  return std::optional<int64_t>(Clamp(FloorDiv(bound->instant, NanosPerUnit(mapping.unit))));
+}
+
 absl::StatusOr<int64_t> NamedBucketWidth(duckdb_bind_info info, const TimeMapping& mapping, const char* function) {
   duckdb_value v = duckdb_bind_get_named_parameter(info, "bucket");
   if (!v) return 0;

@@ -42,6 +42,11 @@ absl::StatusOr<TimeMapping> NamedTimeMapping(duckdb_bind_info info, const char* 
 // times inside the given instants. InvalidArgument naming the parameter and what it takes.
 absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMapping& mapping, const char* function);
 
+// The instant named parameter `name` gives (as start_time takes one), in stored units rounded down;
+// nullopt when absent or NULL. InvalidArgument naming the parameter otherwise.
+absl::StatusOr<std::optional<int64_t>> NamedTimePoint(duckdb_bind_info info, const TimeMapping& mapping,
+                                                      const char* name, const char* function);
+
 // `bucket`: a time bucket width in stored units, 0 when absent or NULL. An INTERVAL of days, hours,
 // minutes, seconds and fractions (no months: they have no fixed length; a whole number of the
 // file's unit), or a positive integer in the file's unit. InvalidArgument naming `function` otherwise.

@@ -24,7 +24,7 @@ constexpr const char* kFunction = "tsfile_aggregate";
 // What an output column holds: a TAG value, a group's key or times, or aggregate `what` of FIELD
 // column `index` (of AggregateBind::fields).
 struct OutputColumn {
-  enum Kind { kTag, kBucket, kRows, kFirstTime, kLastTime, kCount, kMin, kMax, kFirst, kLast, kSum } kind = kRows;
+  enum Kind { kTag, kBucket, kRows, kFirstTime, kLastTime, kCount, kMin, kMax, kFirst, kLast, kSum, kAvg } kind = kRows;
   size_t index = 0;
 };
 
@@ -54,7 +54,10 @@ void AddOutput(duckdb_bind_info info, AggregateBind& bind, const std::string& na
 }
 
 void AddOutputs(duckdb_bind_info info, AggregateBind& bind) {
-  for (size_t t = 0; t < bind.tags.size(); ++t) AddOutput(info, bind, bind.tags[t], DUCKDB_TYPE_VARCHAR, OutputColumn::kTag, t);
+  // By table there is one group (per bucket): no device, so no TAG columns.
+  if (bind.options.by == AggregateGroupBy::kDevice) {
+    for (size_t t = 0; t < bind.tags.size(); ++t) AddOutput(info, bind, bind.tags[t], DUCKDB_TYPE_VARCHAR, OutputColumn::kTag, t);
+  }
   const duckdb_type time = TimestampType(bind.time);
   AddOutput(info, bind, "bucket", time, OutputColumn::kBucket);
   AddOutput(info, bind, "rows", DUCKDB_TYPE_BIGINT, OutputColumn::kRows);
@@ -71,6 +74,9 @@ void AddOutputs(duckdb_bind_info info, AggregateBind& bind) {
     AddOutput(info, bind, c.name + "_first", value, OutputColumn::kFirst, j);
     AddOutput(info, bind, c.name + "_last", value, OutputColumn::kLast, j);
     if (HasSum(c.data_type)) AddOutput(info, bind, c.name + "_sum", SumType(c.data_type), OutputColumn::kSum, j);
+    if (ColumnAggregate(c.data_type).has_avg()) {
+      AddOutput(info, bind, c.name + "_avg", DUCKDB_TYPE_DOUBLE, OutputColumn::kAvg, j);
+    }
   }
 }
 
@@ -85,7 +91,28 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<int64_t> bucket = NamedBucketWidth(info, bind->time, kFunction);
   if (!bucket.ok()) return bucket.status();
   bind->options.bucket_width = *bucket;
+  // fill_empty := true: the buckets without rows too (IoTDB's GROUP BY returns them).
+  if (NamedBool(info, "fill_empty")) {
+    if (bind->options.bucket_width == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(kFunction, ": fill_empty needs bucket"));
+    }
+    bind->options.fill_empty_buckets = true;
+  }
+  // origin := where buckets start (IoTDB's GROUP BY ([start, end), step) starts them at start).
+  absl::StatusOr<std::optional<int64_t>> origin = NamedTimePoint(info, bind->time, "origin", kFunction);
+  if (!origin.ok()) return origin.status();
+  if (origin->has_value()) {
+    if (bind->options.bucket_width == 0) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": origin needs bucket"));
+    bind->options.bucket_origin = **origin;
+  }
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
+  // by := 'device' (default) or 'table', as the CLI's --by and Python's by=.
+  if (std::optional<std::string> by = NamedString(info, "by"); by.has_value() && *by != "device") {
+    if (*by != "table") {
+      return absl::InvalidArgumentError(absl::StrCat(kFunction, ": by takes 'device' or 'table', not '", *by, "'"));
+    }
+    bind->options.by = AggregateGroupBy::kTable;
+  }
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
   if (!dataset.ok()) return dataset.status();
   bind->dataset = std::move(*dataset);
@@ -140,8 +167,12 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, const OutputColumn& o
     case OutputColumn::kRows:
       static_cast<int64_t*>(duckdb_vector_get_data(vector))[row] = static_cast<int64_t>(g.rows);
       return absl::OkStatus();
-    case OutputColumn::kFirstTime: return WriteTime(vector, row, g.first_time, bind.time, where);
-    case OutputColumn::kLastTime: return WriteTime(vector, row, g.last_time, bind.time, where);
+    case OutputColumn::kFirstTime:
+      if (g.rows == 0) break;  // a filled empty bucket
+      return WriteTime(vector, row, g.first_time, bind.time, where);
+    case OutputColumn::kLastTime:
+      if (g.rows == 0) break;
+      return WriteTime(vector, row, g.last_time, bind.time, where);
     default: {
       const ColumnAggregate& c = g.columns[state.result_column[out.index]];
       if (out.kind == OutputColumn::kCount) {
@@ -152,6 +183,10 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, const OutputColumn& o
       const DataType type = c.type();
       if (out.kind == OutputColumn::kSum) {
         WriteSum(vector, row, c);
+        return absl::OkStatus();
+      }
+      if (out.kind == OutputColumn::kAvg) {
+        static_cast<double*>(duckdb_vector_get_data(vector))[row] = c.avg();
         return absl::OkStatus();
       }
       const AggregateValue& v = out.kind == OutputColumn::kMin   ? c.min()
@@ -172,6 +207,9 @@ bool RegisterTsfileAggregate(duckdb_connection connection) {
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
   AddNamedParameter(function, "bucket", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "by", DUCKDB_TYPE_VARCHAR);
+  AddNamedParameter(function, "origin", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "fill_empty", DUCKDB_TYPE_BOOLEAN);
   AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
   return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,

@@ -20,8 +20,8 @@ namespace tsread::duckdb_ext {
 namespace {
 
 // The output columns of each function, in order.
-enum class Out { kDevice, kMeasurement, kDataType, kCount, kMin, kMax, kFirst, kLast, kSum, kFirstTime, kLastTime,
-                 kTime, kValue };
+enum class Out { kDevice, kMeasurement, kDataType, kCount, kMin, kMax, kFirst, kLast, kSum, kAvg, kFirstTime,
+                 kLastTime, kTime, kValue };
 
 struct TreeBind {
   const char* function = "";
@@ -70,6 +70,7 @@ absl::Status Bind(duckdb_bind_info info, const char* function) {
       case Out::kFirst: AddResultColumn(info, "first", DUCKDB_TYPE_VARCHAR); break;
       case Out::kLast: AddResultColumn(info, "last", DUCKDB_TYPE_VARCHAR); break;
       case Out::kSum: AddResultColumn(info, "sum", DUCKDB_TYPE_DOUBLE); break;
+      case Out::kAvg: AddResultColumn(info, "avg", DUCKDB_TYPE_DOUBLE); break;
       case Out::kFirstTime: AddResultColumn(info, "first_time", TimestampType(bind->time)); break;
       case Out::kLastTime: AddResultColumn(info, "last_time", TimestampType(bind->time)); break;
       case Out::kTime: AddResultColumn(info, "time", TimestampType(bind->time)); break;
@@ -82,7 +83,7 @@ absl::Status Bind(duckdb_bind_info info, const char* function) {
 
 absl::Status BindAggregate(duckdb_bind_info info) {
   return Bind<Out::kDevice, Out::kMeasurement, Out::kDataType, Out::kCount, Out::kMin, Out::kMax, Out::kFirst,
-              Out::kLast, Out::kSum, Out::kFirstTime, Out::kLastTime>(info, "tsfile_aggregate_tree");
+              Out::kLast, Out::kSum, Out::kAvg, Out::kFirstTime, Out::kLastTime>(info, "tsfile_aggregate_tree");
 }
 
 absl::Status BindLast(duckdb_bind_info info) {
@@ -129,6 +130,13 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, Out column, const Ser
       } else {
         static_cast<double*>(duckdb_vector_get_data(vector))[row] =
             IsFloatType(c.type()) ? c.float_sum() : static_cast<double>(c.int_sum());
+      }
+      return absl::OkStatus();
+    case Out::kAvg:
+      if (!c.has_avg()) {
+        SetNull(vector, row);
+      } else {
+        static_cast<double*>(duckdb_vector_get_data(vector))[row] = c.avg();
       }
       return absl::OkStatus();
     case Out::kFirstTime: return WriteTime(vector, row, c.first_time(), bind.time, where);

@@ -64,7 +64,7 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutDevice(const Timeseri
     const TimeseriesMetadata& series = *column_series_[p.index];
     if (!WorthAHeaderRead(series.data_type, verdict)) return false;
     for (const ChunkMetadata& chunk : series.chunks) {
-      TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, series, chunk.offset, header_scratch_));
+      TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, series, chunk.offset, header_reads_));
       if (!exact) return false;
     }
     return true;
@@ -90,7 +90,7 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutChunkGroup(const Chun
   auto trusted = [&](const BoundPredicate& p, Verdict verdict) -> absl::StatusOr<bool> {
     const TimeseriesMetadata& series = *column_series_[p.index];
     if (!WorthAHeaderRead(series.data_type, verdict)) return false;
-    return ChunkKeepsValuesExact(*reader_, series, plan.value_chunks[p.index]->offset, header_scratch_);
+    return ChunkKeepsValuesExact(*reader_, series, plan.value_chunks[p.index]->offset, header_reads_);
   };
   group_leaves_ = device_leaves_;
   TSREAD_ASSIGN_OR_RETURN(bool out, RuleOut(*predicates_, plan.time_chunk->statistics.count, group_leaves_,

@@ -16,6 +16,7 @@
 #include "tsread/read/bound_predicate.h"
 #include "tsread/read/chunk_data.h"
 #include "tsread/read/column_vector.h"
+#include "tsread/read/lossless_chunks.h"
 #include "tsread/read/memory_budget.h"
 #include "tsread/read/page_decoder.h"
 #include "tsread/read/predicate_work.h"
@@ -79,7 +80,10 @@ class AlignedDeviceReader {
 
   // Before a Reset onto a device of another file: forgets the chunk windows read from the old
   // one, keeping the buffers.
-  void ForgetFile() { chunk_reads_.ForgetFile(); }
+  void ForgetFile() {
+    chunk_reads_.ForgetFile();
+    header_reads_.ForgetFile();
+  }
 
   // Fills `times` and one ColumnVector per column with the rows of the next page in range
   // (possibly none); false when the device has no more pages.
@@ -162,7 +166,7 @@ class AlignedDeviceReader {
   std::vector<std::vector<uint8_t>> keep_scratch_;  // BoundFilter::AndRows's masks
   std::vector<uint8_t> decoded_;  // per column: decoded for the current page
   std::vector<uint8_t> keep_;     // per row of the current page: it satisfies the predicates
-  Buffer header_scratch_;         // chunk headers read to learn a FLOAT/DOUBLE chunk's encoding
+  ChunkHeaderReads header_reads_;  // chunk headers read to learn a FLOAT/DOUBLE chunk's encoding
   std::vector<ChunkGroupPlan> plans_;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;

@@ -32,8 +32,22 @@ bool HeaderKeepsValuesExact(const ChunkHeader& header, DataType type) {
   return FactsKeepValuesExact(FactsOf(header), type);
 }
 
+absl::StatusOr<std::string_view> ChunkHeaderReads::Read(const RandomAccessFile& file, uint64_t offset,
+                                                         uint64_t length) {
+  if (offset >= file.size()) return std::string_view();
+  const bool near = last_offset_.has_value() && offset >= *last_offset_ && offset - *last_offset_ < kWindowBytes;
+  last_offset_ = offset;
+  length = std::min(length, file.size() - offset);
+  if (!near) {
+    TSREAD_RETURN_IF_ERROR(file.ReadInto(offset, length, single_));
+    return single_.bytes();
+  }
+  TSREAD_ASSIGN_OR_RETURN(windowed_, window_.Read(file, offset, length, file.size()));
+  return windowed_.bytes();
+}
+
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
-                                           int64_t chunk_offset, Buffer& scratch) {
+                                           int64_t chunk_offset, ChunkHeaderReads& reads) {
   if (series.data_type != DataType::kFloat && series.data_type != DataType::kDouble) return true;
   if (std::optional<TsFileReader::ChunkValueFacts> known = reader.KnownChunkFacts(chunk_offset); known.has_value()) {
     return FactsKeepValuesExact(*known, series.data_type);
@@ -44,8 +58,8 @@ absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const Tim
   // Marker, name (varint length + bytes), data size, type, compression, encoding (§3.1): the
   // name's length plus a few varints.
   const uint64_t want = std::min<uint64_t>(size - offset, series.measurement.size() + 32);
-  TSREAD_RETURN_IF_ERROR(reader.file().ReadInto(offset, want, scratch));
-  ByteStream in(scratch.bytes(), offset);
+  TSREAD_ASSIGN_OR_RETURN(std::string_view bytes, reads.Read(reader.file(), offset, want));
+  ByteStream in(bytes, offset);
   absl::StatusOr<ChunkHeader> header = ReadChunkHeader(in);
   // An unreadable header is not remembered: decoding the chunk reports what is wrong with it.
   if (!header.ok()) return false;
