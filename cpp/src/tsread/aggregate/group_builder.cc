@@ -42,12 +42,11 @@ absl::StatusOr<bool> GroupBuilder::Exact(const RowStatistics& rows) {
     if (series == nullptr || rows.values[j] == nullptr) continue;
     if (series->data_type != DataType::kFloat && series->data_type != DataType::kDouble) continue;
     switch (rows.level) {
-      case StatisticsLevel::kDevice:
-        for (const ChunkMetadata& chunk : series->chunks) {
-          TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, chunk.offset, header_reads_));
-          if (!exact) return false;
-        }
+      case StatisticsLevel::kDevice: {
+        TSREAD_ASSIGN_OR_RETURN(bool exact, SeriesKeepsValuesExact(*reader_, *series, header_reads_));
+        if (!exact) return false;
         break;
+      }
       case StatisticsLevel::kChunkGroup: {
         TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, *series, rows.chunks[j]->offset, header_reads_));
         if (!exact) return false;

@@ -35,10 +35,8 @@ absl::StatusOr<bool> AnsweredByStatistics(const TsFileReader& reader, const Time
   const Statistics& s = series.statistics;
   if (s.count == 0 || s.end_time < range.start || s.start_time > range.end) return true;
   if (!range.Covers(s) || !ValuesStatisticsAreExact(series.data_type, series.data_type, s, time)) return false;
-  for (const ChunkMetadata& chunk : series.chunks) {
-    TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(reader, series, chunk.offset, header_reads));
-    if (!exact) return false;
-  }
+  TSREAD_ASSIGN_OR_RETURN(bool exact, SeriesKeepsValuesExact(reader, series, header_reads));
+  if (!exact) return false;
   out.AddStatistics(s);
   return true;
 }
@@ -125,10 +123,7 @@ bool TreeDeviceSelected(const std::vector<std::string>& selection, std::string_v
 absl::StatusOr<TreeAggregate> AggregateTree(const Dataset& dataset, const TreeAggregateOptions& options) {
   const std::vector<DatasetFile>& files = dataset.files();
   if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {
-    // An unreadable file may be why: its own error says more.
-    for (const DatasetFile& f : files) {
-      if (!f.status.ok()) return f.status;
-    }
+    TSREAD_RETURN_IF_ERROR(dataset.UnreadableFileStatus());  // an unreadable file may be why
     const std::vector<std::string> tables = dataset.TableNames();
     return absl::InvalidArgumentError(absl::StrCat(
         "the input has no tree-model data",

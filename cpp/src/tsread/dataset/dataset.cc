@@ -128,13 +128,16 @@ absl::StatusOr<std::string> Dataset::OnlyTable() const {
 absl::StatusOr<std::string> Dataset::TableToRead(std::string_view table) const {
   const std::vector<std::string> tables = TableNames();
   const bool found = table.empty() ? tables.size() == 1 : std::find(tables.begin(), tables.end(), table) != tables.end();
-  if (!found) {
-    for (const DatasetFile& file : files_) {
-      if (!file.status.ok()) return file.status;
-    }
-  }
+  if (!found) TSREAD_RETURN_IF_ERROR(UnreadableFileStatus());
   if (table.empty()) return OnlyTable();
   return std::string(table);
+}
+
+absl::Status Dataset::UnreadableFileStatus() const {
+  for (const DatasetFile& file : files_) {
+    if (!file.status.ok()) return file.status;
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) const {

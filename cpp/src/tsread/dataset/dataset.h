@@ -94,6 +94,9 @@ class Dataset {
   // that could not be read may be why (missing, truncated, not a TsFile): its error, which says
   // more than "no such table" (every front end exits or raises as for that file).
   absl::StatusOr<std::string> TableToRead(std::string_view table) const;
+  // The first file's error that could not be read (OK when every file could): what to say when
+  // the readable ones do not hold what a read asks for.
+  absl::Status UnreadableFileStatus() const;
   // `table`'s columns reconciled by name: the first file's columns in its order, then each
   // column another file adds, in file order. InvalidArgument when no file has the table (the error
   // lists the tables); InvalidArgument naming both files when a column's type or category differs.

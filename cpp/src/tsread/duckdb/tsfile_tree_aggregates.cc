@@ -52,8 +52,8 @@ absl::Status Bind(duckdb_bind_info info, const char* function) {
   bind->dataset = std::move(*dataset);
   const auto& files = bind->dataset->files();
   if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {
-    for (const DatasetFile& f : files) {
-      if (!f.status.ok()) return absl::Status(f.status.code(), absl::StrCat(function, ": ", f.status.message()));
+    if (absl::Status unreadable = bind->dataset->UnreadableFileStatus(); !unreadable.ok()) {
+      return absl::Status(unreadable.code(), absl::StrCat(function, ": ", unreadable.message()));
     }
     return absl::InvalidArgumentError(absl::StrCat(function, ": ", files[0].path, files.size() > 1 ? " (and others)" : "",
                                                    " holds no tree-model data: aggregate its tables with tsfile_aggregate"));

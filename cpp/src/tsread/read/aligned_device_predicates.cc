@@ -63,11 +63,7 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutDevice(const Timeseri
   auto trusted = [&](const BoundPredicate& p, Verdict verdict) -> absl::StatusOr<bool> {
     const TimeseriesMetadata& series = *column_series_[p.index];
     if (!WorthAHeaderRead(series.data_type, verdict)) return false;
-    for (const ChunkMetadata& chunk : series.chunks) {
-      TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(*reader_, series, chunk.offset, header_reads_));
-      if (!exact) return false;
-    }
-    return true;
+    return SeriesKeepsValuesExact(*reader_, series, header_reads_);
   };
   device_leaves_.assign(predicates_->leaves().size(), Verdict::kSome);
   if (predicates_->HasTagLeaves()) {

@@ -14,6 +14,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/common/calendar.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -60,11 +61,7 @@ std::optional<std::string> HexBytes(std::string_view text) {
 // Whether YYYYMMDD names a day of the proleptic Gregorian calendar (years 1 to 9999).
 bool IsCalendarDate(int64_t yyyymmdd) {
   if (yyyymmdd < 10101 || yyyymmdd > 99991231) return false;
-  const int64_t y = yyyymmdd / 10000, m = yyyymmdd / 100 % 100, d = yyyymmdd % 100;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+  return DaysFromYyyyMmDd(static_cast<int32_t>(yyyymmdd)).has_value();
 }
 
 // YYYY-MM-DD as the YYYYMMDD integer DATE stores (§4); nullopt unless it has that form.

@@ -68,4 +68,13 @@ absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const Tim
   return FactsKeepValuesExact(facts, series.data_type);
 }
 
+absl::StatusOr<bool> SeriesKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
+                                            ChunkHeaderReads& reads) {
+  for (const ChunkMetadata& chunk : series.chunks) {
+    TSREAD_ASSIGN_OR_RETURN(bool exact, ChunkKeepsValuesExact(reader, series, chunk.offset, reads));
+    if (!exact) return false;
+  }
+  return true;
+}
+
 }  // namespace tsread

@@ -55,6 +55,9 @@ class ChunkHeaderReads {
 // header that cannot be read gives false (decoding then reports what is wrong).
 absl::StatusOr<bool> ChunkKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
                                            int64_t chunk_offset, ChunkHeaderReads& reads);
+// Whether every chunk of `series` does (ChunkKeepsValuesExact for each, in file order).
+absl::StatusOr<bool> SeriesKeepsValuesExact(const TsFileReader& reader, const TimeseriesMetadata& series,
+                                            ChunkHeaderReads& reads);
 
 }  // namespace tsread
 
