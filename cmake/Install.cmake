@@ -6,7 +6,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(TSREAD_LIBRARIES tsread_io tsread_common tsread_compress tsread_encoding tsread_format tsread_read
-                     tsread_dataset tsread_aggregate tsread_arrow tsread_write tsread_check)
+                     tsread_dataset tsread_iotdb tsread_aggregate tsread_arrow tsread_write tsread_check)
 install(TARGETS ${TSREAD_LIBRARIES} tsread EXPORT tsreadTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

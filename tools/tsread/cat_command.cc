@@ -16,9 +16,11 @@
 #include "absl/strings/str_join.h"
 #include "cli.h"
 #include "tsread/aggregate/tree_aggregate.h"
+#include "iotdb_inputs.h"
 #include "output.h"
 #include "row_writer.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 #include "tsread/read/series_reader.h"
 
 namespace tsread::cli {
@@ -48,55 +50,136 @@ class RowBudget {
   uint64_t left_;
 };
 
-int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
+// The table scan's options from the flags; a usage error message when one is bad.
+absl::StatusOr<DatasetScanOptions> TableScanOptions(const Args& args, const CatOptions& cat) {
   DatasetScanOptions options;
   options.table = args.Get("table").value_or("");  // empty: the input's only table
   absl::StatusOr<std::vector<std::string>> columns = ColumnsFromArgs(args);
-  if (!columns.ok()) return Fail(columns.status());
+  if (!columns.ok()) return columns.status();
   options.columns = *columns;
   options.time_range = cat.range;
   absl::StatusOr<std::vector<PredicateExpr>> predicates = PredicatesFromArgs(args);
-  if (!predicates.ok()) return Fail(predicates.status());
+  if (!predicates.ok()) return predicates.status();
   options.value_predicates = *predicates;
   absl::StatusOr<uint64_t> memory_budget = MemoryBudgetFromArgs(args);
-  if (!memory_budget.ok()) return Fail(memory_budget.status());
+  if (!memory_budget.ok()) return memory_budget.status();
   options.memory_budget = *memory_budget;
-  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(dataset, options);
+  return options;
+}
+
+// Writes a table's rows: the header, then every batch `rows` gives until --limit.
+class TableRows {
+ public:
+  TableRows(const CatOptions& cat, const std::vector<ProjectedColumn>& projection)
+      : projection_(projection), writer_(cat.format, cat.time_format, Names(projection), out_), budget_(cat.limit) {
+    writer_.Header();
+  }
+  bool done() const { return budget_.done(); }
+  void Flush() { out_.Flush(); }
+  // False when the output failed (FinishOutput reports it).
+  bool Write(const TableBatch& b) {
+    for (size_t r = 0; r < b.num_rows() && !budget_.done(); ++r) {
+      writer_.Time(b.times[r]);
+      for (size_t j = 0; j < projection_.size(); ++j) {
+        if (projection_[j].category == ColumnCategory::kTag) {
+          if (std::optional<std::string_view> tag = b.tag(j)) {
+            writer_.Quoted(*tag);
+          } else {
+            writer_.Null();
+          }
+        } else if (projection_[j].category == ColumnCategory::kField && b.columns[j].IsValid(r)) {
+          writer_.Value(b.columns[j], r);
+        } else {
+          writer_.Null();
+        }
+      }
+      budget_.Take();
+      if (!writer_.EndRow()) return false;
+    }
+    return true;
+  }
+
+ private:
+  static std::vector<std::string> Names(const std::vector<ProjectedColumn>& projection) {
+    std::vector<std::string> names = {"time"};
+    for (const ProjectedColumn& column : projection) names.push_back(column.name);
+    return names;
+  }
+  const std::vector<ProjectedColumn>& projection_;
+  BlockOutput out_;
+  RowWriter writer_;
+  RowBudget budget_;
+};
+
+int CatTable(const Dataset& dataset, const Args& args, const CatOptions& cat) {
+  absl::StatusOr<DatasetScanOptions> options = TableScanOptions(args, cat);
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(dataset, *options);
   if (!scanner.ok()) return Fail(scanner.status());
   DatasetScanner::Cursor rows = (*scanner)->OpenCursor();
-  const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
-  std::vector<std::string> names = {"time"};
-  for (const ProjectedColumn& column : projection) names.push_back(column.name);
-  BlockOutput out;
-  RowWriter writer(cat.format, cat.time_format, names, out);
-  writer.Header();
-  RowBudget budget(cat.limit);
-  while (!budget.done()) {
+  TableRows writer(cat, (*scanner)->projection());
+  while (!writer.done()) {
     absl::StatusOr<TableBatch*> batch = rows.Next();
     if (!batch.ok()) {
-      out.Flush();
+      writer.Flush();
       return Fail(batch.status());
     }
     if (*batch == nullptr) break;
-    const TableBatch& b = **batch;
-    for (size_t r = 0; r < b.num_rows() && !budget.done(); ++r) {
-      writer.Time(b.times[r]);
-      for (size_t j = 0; j < projection.size(); ++j) {
-        if (projection[j].category == ColumnCategory::kTag) {
-          if (std::optional<std::string_view> tag = b.tag(j)) {
-            writer.Quoted(*tag);
-          } else {
-            writer.Null();
-          }
-        } else if (projection[j].category == ColumnCategory::kField && b.columns[j].IsValid(r)) {
-          writer.Value(b.columns[j], r);
-        } else {
-          writer.Null();
-        }
-      }
-      budget.Take();
-      if (!writer.EndRow()) return kIoError;  // FinishOutput reports it
+    if (!writer.Write(**batch)) return kIoError;  // FinishOutput reports it
+  }
+  return kOk;
+}
+
+// A table of IoTDB data: the merged rows (iotdb_dataset.h).
+int CatIotdbTable(const iotdb::IotdbDataset& dataset, const Args& args, const CatOptions& cat) {
+  absl::StatusOr<DatasetScanOptions> options = TableScanOptions(args, cat);
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<std::unique_ptr<MergedScanner>> scanner = dataset.ScanTable(*options);
+  if (!scanner.ok()) return Fail(scanner.status());
+  TableRows writer(cat, (*scanner)->projection());
+  bool output_failed = false;
+  absl::Status status = (*scanner)->Scan([&](const TableBatch& batch) {
+    if (!writer.Write(batch)) {
+      output_failed = true;
+      return absl::CancelledError(kOutputFailed);
     }
+    return writer.done() ? absl::CancelledError("limit") : absl::OkStatus();
+  });
+  if (output_failed) return kIoError;  // FinishOutput reports it
+  if (!status.ok() && !(absl::IsCancelled(status) && writer.done())) {
+    writer.Flush();
+    return Fail(status);
+  }
+  return kOk;
+}
+
+// Tree points of IoTDB data: each series merged (iotdb_dataset.h).
+int CatIotdbTree(const iotdb::IotdbDataset& dataset, const CatOptions& cat) {
+  BlockOutput out;
+  RowWriter writer(cat.format, cat.time_format, {"device", "measurement", "time", "value"}, out);
+  writer.Header();
+  RowBudget budget(cat.limit);
+  iotdb::TreeScanOptions options;
+  options.select_device = [&](std::string_view device) { return TreeDeviceSelected(cat.devices, device); };
+  options.measurements = cat.measurements;
+  options.time_range = cat.range;
+  absl::Status status = dataset.ScanTree(options, [&](std::string_view device, std::string_view measurement,
+                                                      const std::vector<int64_t>& times, const ColumnVector& values) {
+    for (size_t r = 0; r < times.size() && !budget.done(); ++r) {
+      if (!values.IsValid(r) || !cat.range.Contains(times[r])) continue;
+      writer.Name(device);
+      writer.Name(measurement);
+      writer.Time(times[r]);
+      writer.Value(values, r);
+      budget.Take();
+      if (!writer.EndRow()) return absl::CancelledError(kOutputFailed);
+    }
+    return budget.done() ? absl::CancelledError("limit") : absl::OkStatus();
+  });
+  if (absl::IsCancelled(status) && status.message() == kOutputFailed) return kIoError;
+  if (!status.ok() && !(absl::IsCancelled(status) && budget.done())) {
+    out.Flush();
+    return Fail(status);
   }
   return kOk;
 }
@@ -222,6 +305,10 @@ int RunCat(const Args& args) {
   }
   absl::StatusOr<CatOptions> cat = CatOptionsFromArgs(args);
   if (!cat.ok()) return Fail(cat.status());  // InvalidArgument: a usage error
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
+  if (!iotdb_data.ok()) return Fail(iotdb_data.status());
+  if (*iotdb_data != nullptr) return tree ? CatIotdbTree(**iotdb_data, *cat) : CatIotdbTable(**iotdb_data, args, *cat);
+  if (absl::Status unused = CheckIotdbFlagsUnused(args); !unused.ok()) return Fail(unused);
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
   if (!dataset.ok()) return Fail(dataset.status());
   if (!tree && !args.Has("table") && (*dataset)->TableNames().empty()) {

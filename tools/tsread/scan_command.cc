@@ -14,8 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli.h"
+#include "iotdb_inputs.h"
 #include "progress_bar.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 #include "tsread/aggregate/file_summary.h"
 #include "tsread/aggregate/run_reduce.h"
 #include "value_format.h"
@@ -188,11 +190,27 @@ int RunScan(const Args& args) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
-  if (!dataset.ok()) return Fail(dataset.status());
-  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(**dataset, options);
-  if (!scanner.ok()) return Fail(scanner.status());
-  const std::vector<ProjectedColumn>& projection = (*scanner)->projection();
+  // IoTDB data merged (one thread), or the files as written.
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
+  if (!iotdb_data.ok()) return Fail(iotdb_data.status());
+  std::unique_ptr<Dataset> plain;
+  std::unique_ptr<DatasetScanner> scanner;
+  std::unique_ptr<MergedScanner> merged;
+  if (*iotdb_data != nullptr) {
+    options.num_threads = 1;
+    absl::StatusOr<std::unique_ptr<MergedScanner>> s = (*iotdb_data)->ScanTable(options);
+    if (!s.ok()) return Fail(s.status());
+    merged = std::move(*s);
+  } else {
+    if (absl::Status unused = CheckIotdbFlagsUnused(args); !unused.ok()) return Fail(unused);
+    absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
+    if (!dataset.ok()) return Fail(dataset.status());
+    plain = std::move(*dataset);
+    absl::StatusOr<std::unique_ptr<DatasetScanner>> s = DatasetScanner::Create(*plain, options);
+    if (!s.ok()) return Fail(s.status());
+    scanner = std::move(*s);
+  }
+  const std::vector<ProjectedColumn>& projection = merged ? merged->projection() : scanner->projection();
   // Each worker adds to its own tally, on a cache line of its own (workers write theirs after
   // every batch).
   struct alignas(64) WorkerTally {
@@ -204,15 +222,20 @@ int RunScan(const Args& args) {
   // The bar's total: the rows the files' metadata announces (ignoring the time range and tag
   // predicates), only worth computing for a terminal.
   uint64_t planned_rows = 0;
-  if (ProgressBar::OnTerminal()) planned_rows = AnnouncedRows(**dataset, (*scanner)->options().table);
+  if (ProgressBar::OnTerminal()) {
+    planned_rows = merged ? AnnouncedRows(merged->inner().dataset(), merged->inner().options().table)
+                          : AnnouncedRows(*plain, scanner->options().table);
+  }
   ProgressBar progress("scan", planned_rows);
-  absl::Status status = (*scanner)->Scan([&](int worker, const TableBatch& batch) {
+  auto add = [&](int worker, const TableBatch& batch) {
     WorkerTally& tally = tallies[worker];
     tally.rows += batch.num_rows();
     progress.Add(batch.num_rows());
     AddBatch(projection, batch, tally.stats);
     return absl::OkStatus();
-  });
+  };
+  absl::Status status = merged ? merged->Scan([&](const TableBatch& batch) { return add(0, batch); })
+                               : scanner->Scan(add);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) return Fail(status);
   progress.Finish();
@@ -226,7 +249,7 @@ int RunScan(const Args& args) {
   }
   const double rate = seconds > 0 ? static_cast<double>(total_rows) / seconds : 0;
   const bool filtered = !options.value_predicates.empty();
-  const PredicateCounts work = (*scanner)->predicate_counts();
+  const PredicateCounts work = merged ? merged->inner().predicate_counts() : scanner->predicate_counts();
   if (!args.Has("json")) {
     std::cout << "rows: " << total_rows << "\nseconds: " << seconds << "\nrows/s: " << static_cast<uint64_t>(rate)
               << "\n";

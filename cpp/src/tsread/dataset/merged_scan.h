@@ -1,0 +1,82 @@
+// MergedScanner: a table scan over files whose rows overlap, merged by a priority the caller
+// supplies — how IoTDB answers from a data directory, where an out-of-order write lands in a
+// newer file and a timestamp written again replaces the older value (iotdb/ holds those rules and
+// builds the groups and masks; this file knows nothing of IoTDB).
+//
+// The caller groups the dataset's files: files of one group may hold rows of the same device at
+// the same time, files of different groups never do (IoTDB: one time partition of a region).
+// Within a group, a device's rows from every file that has it are merged:
+//   - a row exists at every time some source has (after its mask);
+//   - each column takes the value of the highest-priority source whose value there is not null
+//     (a later file over an earlier one in the group's order; inside one file a later chunk over
+//     an earlier one), so a null never hides an older value;
+//   - the value predicates are decided on the merged rows (a source's value may be replaced).
+// A device with a single source, no mask and chunks in time order is streamed as the plain scan
+// reads it. Batches come out group by group, in device order within a group, each device's rows in
+// time order; one thread.
+#ifndef TSREAD_DATASET_MERGED_SCAN_H_
+#define TSREAD_DATASET_MERGED_SCAN_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/row_filter.h"
+#include "tsread/dataset/source_rows.h"
+
+namespace tsread {
+
+// Files whose rows may meet, by index into Dataset::files(), lowest priority first.
+struct MergeGroup {
+  std::vector<size_t> files;
+};
+
+// What to remove from file `file`'s rows of `device` before the merge, given the device's series
+// metadata in that file and the scan's read columns (SourceMask::cells follows their order).
+using SourceMaskFn = std::function<absl::StatusOr<SourceMask>(
+    size_t file, const DeviceId& device, const std::vector<TimeseriesMetadata>& series,
+    const std::vector<ProjectedColumn>& read_columns)>;
+
+class MergedScanner {
+ public:
+  // `options` as DatasetScanner's (threads, ordering and statistics filters do not apply: one
+  // thread, group order); `mask` may be empty (nothing removed). Errors as DatasetScanner::Create.
+  static absl::StatusOr<std::unique_ptr<MergedScanner>> Create(const Dataset& dataset, DatasetScanOptions options,
+                                                               std::vector<MergeGroup> groups, SourceMaskFn mask);
+
+  // The output columns (as DatasetScanner::projection()).
+  const std::vector<ProjectedColumn>& projection() const { return projection_; }
+  const TableSchema& schema() const { return inner_->schema(); }
+  const DatasetScanner& inner() const { return *inner_; }
+
+  // Every merged batch, in group order. A batch's `columns` hold the projection's columns first
+  // (and may hold more, the predicates' columns); its `file` is the highest-priority source's.
+  // Stops at the consumer's first error.
+  absl::Status Scan(const std::function<absl::Status(const TableBatch&)>& consume) const;
+
+ private:
+  struct Source;
+  MergedScanner() = default;
+  absl::Status ScanGroup(const MergeGroup& group, const std::function<absl::Status(const TableBatch&)>& consume,
+                         RowFilter& filter) const;
+  absl::Status ScanDevice(std::vector<Source>& sources, const std::function<absl::Status(const TableBatch&)>& consume,
+                          RowFilter& filter) const;
+
+  const Dataset* dataset_ = nullptr;
+  std::unique_ptr<DatasetScanner> inner_;  // reads the sources: no value predicates but the tags'
+  std::vector<PredicateExpr> row_predicates_;  // decided after the merge
+  std::vector<ProjectedColumn> projection_;
+  std::vector<MergeGroup> groups_;
+  SourceMaskFn mask_;
+  size_t batch_rows_ = 0;
+};
+
+// Devices in a stable order for merging across files: segment by segment, a null segment first.
+bool DeviceIdLess(const DeviceId& a, const DeviceId& b);
+
+}  // namespace tsread
+
+#endif  // TSREAD_DATASET_MERGED_SCAN_H_

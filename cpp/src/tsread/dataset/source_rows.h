@@ -1,0 +1,54 @@
+// SourceRows: one device's rows from one source (a file, or a run of its chunks) held in memory
+// for a merge (merged_scan.h), and the steps of that merge — masking deleted rows and cells,
+// cutting a file's rows into runs of increasing time, and merging runs by priority per column.
+#ifndef TSREAD_DATASET_SOURCE_ROWS_H_
+#define TSREAD_DATASET_SOURCE_ROWS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "tsread/read/aligned_device_reader.h"
+#include "tsread/read/column_vector.h"
+#include "tsread/read/table_reader.h"
+
+namespace tsread {
+
+struct SourceRows {
+  std::vector<int64_t> times;
+  // One per output column; TAG and ATTRIBUTE columns (values from the device id) stay empty.
+  std::vector<ColumnVector> columns;
+
+  size_t num_rows() const { return times.size(); }
+};
+
+// What a caller removes from a source's rows of one device before the merge (IoTDB's deletions):
+// rows whose time is in `rows`, and per output column the values whose time is in `cells[j]`
+// (they become null). Ranges are inclusive, in any order.
+struct SourceMask {
+  std::vector<TimeRange> rows;
+  std::vector<std::vector<TimeRange>> cells;  // empty, or one list per output column
+
+  bool empty() const;
+};
+
+// Empty rows with the types of `batch`'s first `column_count` columns (TAG/ATTRIBUTE ones empty).
+SourceRows EmptyRowsLike(const TableBatch& batch, size_t column_count);
+// Appends the rows of `batch`'s first rows.columns.size() columns.
+void AppendRows(const TableBatch& batch, SourceRows& rows);
+// Removes masked rows and nulls masked cells.
+void ApplyMask(const SourceMask& mask, SourceRows& rows);
+// Cuts rows read chunk after chunk into runs whose times strictly increase: a time not above the
+// one before it starts a new run, so the rows of one time in several chunks land in different
+// runs, a later chunk's in a later run (a chunk's own times always increase).
+std::vector<SourceRows> SplitRuns(SourceRows rows);
+// The merge of `runs` (lowest priority first): a row at every time any run has, each value from
+// the highest-priority run whose value at that time is not null (IoTDB's per-column merge: a null
+// never hides a value of a lower-priority run).
+SourceRows MergeRuns(const std::vector<const SourceRows*>& runs);
+// Moves rows [begin, begin + count) of `rows` into `batch` (times and the columns; TAG/ATTRIBUTE
+// columns left empty).
+void CopyRowsToBatch(const SourceRows& rows, size_t begin, size_t count, TableBatch& batch);
+
+}  // namespace tsread
+
+#endif  // TSREAD_DATASET_SOURCE_ROWS_H_

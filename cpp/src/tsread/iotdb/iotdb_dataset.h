@@ -1,0 +1,121 @@
+// IotdbDataset: TsFiles read as IoTDB answers them — an IoTDB data directory's files merged by
+// IoTDB's priority and its deletion files applied (iotdb-data-directories.md), or plain files with
+// their own deletion files applied.
+//
+// Open finds the layout (data_directory.h), opens every file's metadata once (a Dataset) and
+// parses every deletion file. Scans then go group by group (one region's time partition; a plain
+// file is its own group):
+//   - ScanTable: a table's rows, merged per column by priority, deleted rows and cells removed
+//     (dataset/merged_scan.h does the merge, FileDeletions says what is deleted);
+//   - ScanTree: the tree model's points per series, the highest-priority non-null value at each
+//     time, deleted points removed.
+// Both read only the files of the database that holds the table or the devices asked for.
+#ifndef TSREAD_IOTDB_IOTDB_DATASET_H_
+#define TSREAD_IOTDB_IOTDB_DATASET_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tsread/dataset/dataset.h"
+#include "tsread/dataset/merged_scan.h"
+#include "tsread/iotdb/data_directory.h"
+#include "tsread/iotdb/file_deletions.h"
+
+namespace tsread::iotdb {
+
+// Whether reading `layout` with IoTDB's rules changes anything: it is a data directory, or a file
+// has a deletion file.
+inline bool AppliesRules(const IotdbLayout& layout) { return layout.recognized || layout.deletion_files() > 0; }
+
+struct IotdbOptions {
+  DatasetOptions dataset;
+  // The database whose table or devices to read; empty: the one that has them.
+  std::string database;
+  // A deletion file with an entry this reader does not know: the entries before it apply (a
+  // warning) instead of failing Open.
+  bool ignore_errors = false;
+};
+
+// A deletion file and what reading it found.
+struct DeletionFileReport {
+  DeletionFileRef file;
+  size_t entries = 0;
+  absl::Status damage;  // DataLoss naming the file and offset, or OK
+};
+
+struct TreeScanOptions {
+  // Whether a device (its path, "root.sg.d1") is read; empty: every device.
+  std::function<bool(std::string_view device)> select_device;
+  // Measurements to read; empty: every one.
+  std::vector<std::string> measurements;
+  TimeRange time_range;
+};
+
+// A series' points: `values` has one slot per time, null where the series has no value there.
+using TreePointsFn = std::function<absl::Status(std::string_view device, std::string_view measurement,
+                                                const std::vector<int64_t>& times, const ColumnVector& values)>;
+
+class IotdbDataset {
+ public:
+  // NotFound when the inputs name no TsFile; InvalidArgument naming the file and offset when a
+  // deletion file holds an entry of an unknown kind (unless ignore_errors).
+  static absl::StatusOr<std::unique_ptr<IotdbDataset>> Open(const std::vector<std::string>& inputs,
+                                                            IotdbOptions options = {});
+  // Open with the layout found already (FindLayout).
+  static absl::StatusOr<std::unique_ptr<IotdbDataset>> OpenLayout(IotdbLayout layout, IotdbOptions options = {});
+
+  const IotdbLayout& layout() const { return layout_; }
+  // Every file, in layout order (Dataset file i is layout().files[i]).
+  const Dataset& dataset() const { return *dataset_; }
+  const IotdbOptions& options() const { return options_; }
+  // Whether IoTDB's rules change anything: a data directory was recognized or a file has deletions.
+  bool applies_rules() const { return AppliesRules(layout_); }
+  const FileDeletions& deletions(size_t file) const { return deletions_[file]; }
+  // The deletion file of each file that has one (by file index).
+  const std::map<size_t, DeletionFileReport>& deletion_reports() const { return reports_; }
+  // What a front end should warn about: layout notes, damaged deletion files, unknown entries skipped.
+  std::vector<std::string> Warnings() const;
+
+  // The databases holding table `table` (files that have it).
+  std::vector<std::string> DatabasesOf(std::string_view table) const;
+  // The table a scan reads (`table`, or the only table) and its database (options().database, or
+  // the one holding the table; InvalidArgument listing them when several do).
+  absl::StatusOr<std::pair<std::string, std::string>> TableAndDatabase(std::string_view table) const;
+
+  // A merged scan of a table (options as DatasetScanner's; one thread).
+  absl::StatusOr<std::unique_ptr<MergedScanner>> ScanTable(DatasetScanOptions options) const;
+  // Every selected series' merged points: devices in path order, a device's measurements in name
+  // order, a series' points group by group in time order.
+  absl::Status ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const;
+
+ private:
+  IotdbDataset() = default;
+  // The dataset holding exactly `database`'s files (the whole one when no other database has the
+  // table), and the layout file index of each of its files.
+  absl::StatusOr<std::pair<const Dataset*, const std::vector<size_t>*>> DatasetOf(const std::string& database,
+                                                                                   std::string_view table) const;
+
+  IotdbOptions options_;
+  IotdbLayout layout_;
+  std::unique_ptr<Dataset> dataset_;
+  std::vector<FileDeletions> deletions_;
+  std::map<size_t, DeletionFileReport> reports_;
+  std::vector<std::string> skipped_unknown_;
+  std::vector<size_t> identity_;  // 0..n-1: the whole dataset's file -> layout index
+  struct SubDataset {
+    std::unique_ptr<Dataset> dataset;
+    std::vector<size_t> files;  // its file i is layout file files[i]
+  };
+  mutable std::mutex sub_mutex_;
+  mutable std::map<std::string, SubDataset> sub_datasets_;
+};
+
+}  // namespace tsread::iotdb
+
+#endif  // TSREAD_IOTDB_IOTDB_DATASET_H_
