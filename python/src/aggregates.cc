@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "text_values.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/aggregate/tree_aggregate.h"
 
@@ -85,7 +86,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   absl::StatusOr<TableAggregate> result;
   {
     py::gil_scoped_release nogil;
-    result = Aggregate(*ds.dataset(), options);
+    result = ds.iotdb() != nullptr ? AggregateIotdb(*ds.iotdb(), options) : Aggregate(*ds.dataset(), options);
   }
   const TableAggregate& r = Check(std::move(result), ds.dataset().get());
   py::dict out;
@@ -163,7 +164,7 @@ py::dict AggregateTree(const PyDataset& ds, const TreeAggregateOptions& options,
   absl::StatusOr<TreeAggregate> result;
   {
     py::gil_scoped_release nogil;
-    result = tsread::AggregateTree(*ds.dataset(), options);
+    result = ds.iotdb() != nullptr ? AggregateIotdbTree(*ds.iotdb(), options) : tsread::AggregateTree(*ds.dataset(), options);
   }
   const TreeAggregate& r = Check(std::move(result), ds.dataset().get());
   const std::string file = FileOf(*ds.dataset());

@@ -15,9 +15,33 @@ namespace py = pybind11;
 
 namespace tsread::python {
 
-BatchReader::BatchReader(std::shared_ptr<Dataset> dataset, const ScanArgs& args, const ConvertOptions& options)
-    : dataset_(std::move(dataset)), scanner_(MakeScanner(*dataset_, args)), cursor_(scanner_->OpenCursor()),
-      limit_(std::max<size_t>(args.batch_rows, 1)), collector_(scanner_->projection(), options) {}
+namespace {
+
+// The projection of whichever scanner reads.
+std::vector<ProjectedColumn> ProjectionOf(const std::unique_ptr<DatasetScanner>& scanner,
+                                          const std::unique_ptr<MergedScanner>& merged) {
+  return merged != nullptr ? merged->projection() : scanner->projection();
+}
+
+}  // namespace
+
+BatchReader::BatchReader(const PyDataset& ds, const ScanArgs& args, const ConvertOptions& options)
+    : dataset_(ds.dataset()),
+      iotdb_(ds.iotdb()),
+      scanner_(iotdb_ == nullptr ? MakeScanner(*dataset_, args) : nullptr),
+      merged_(iotdb_ != nullptr ? MakeMergedScanner(ds, args) : nullptr),
+      limit_(std::max<size_t>(args.batch_rows, 1)),
+      collector_(ProjectionOf(scanner_, merged_), options) {
+  if (merged_ != nullptr) {
+    merged_cursor_.emplace(Check(merged_->OpenCursor(), dataset_.get()));
+  } else {
+    cursor_.emplace(scanner_->OpenCursor());
+  }
+}
+
+absl::StatusOr<TableBatch*> BatchReader::NextBatch() {
+  return merged_cursor_.has_value() ? merged_cursor_->Next() : cursor_->Next();
+}
 
 py::object BatchReader::Next() {
   if (busy_.exchange(true)) throw std::runtime_error("tsread: a batch iterator was used from two threads at once");
@@ -45,7 +69,7 @@ absl::Status BatchReader::Fill(InterruptCheck& interrupts) {
       if (absl::Status s = collector_.Append(*batch); !s.ok()) return s;
       continue;
     }
-    absl::StatusOr<TableBatch*> batch = cursor_.Next();
+    absl::StatusOr<TableBatch*> batch = NextBatch();
     if (!batch.ok()) return batch.status();
     if (*batch == nullptr) {
       done_ = true;

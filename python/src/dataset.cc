@@ -32,17 +32,72 @@ void CheckNamesAreUtf8(const Dataset& dataset) {
   }
 }
 
+// What IoTDB's layout says of file `f`: its space, database, region, partition, version and the
+// deletion file applied (None without one).
+py::dict IotdbFileInfo(const iotdb::IotdbDataset& data, size_t f) {
+  const iotdb::IotdbFile& file = data.layout().files[f];
+  py::dict out;
+  out["space"] = file.in_layout ? py::cast(file.sequence ? "sequence" : "unsequence") : py::none();
+  out["database"] = file.in_layout ? py::cast(file.database) : py::none();
+  out["region"] = file.in_layout ? py::cast(file.region) : py::none();
+  out["partition"] = file.in_layout ? py::cast(file.partition) : py::none();
+  out["version"] = file.in_layout ? py::cast(file.name.version) : py::none();
+  const auto report = data.deletion_reports().find(f);
+  if (report == data.deletion_reports().end()) {
+    out["deletions"] = py::none();
+  } else {
+    py::dict deletions;
+    deletions["path"] = report->second.file.path;
+    deletions["format"] = report->second.file.format == iotdb::DeletionFormat::kMods2 ? "mods2" : "mods";
+    deletions["entries"] = report->second.entries;
+    deletions["damage"] = report->second.damage.ok() ? py::none() : py::cast(std::string(report->second.damage.message()));
+    out["deletions"] = deletions;
+  }
+  return out;
+}
+
 }  // namespace
 
-PyDataset::PyDataset(const std::vector<std::string>& inputs, bool skip_unreadable) {
+PyDataset::PyDataset(const std::vector<std::string>& inputs, bool skip_unreadable, bool raw,
+                     const std::string& database, bool ignore_errors) {
   DatasetOptions options;
   options.skip_unreadable_files = skip_unreadable;
   absl::StatusOr<std::unique_ptr<Dataset>> ds;
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data;
   {
     py::gil_scoped_release nogil;
-    ds = Dataset::Open(inputs, options);
+    // The layout first (a listing and a stat per file): inputs without IoTDB data open plainly.
+    absl::StatusOr<iotdb::IotdbLayout> layout = raw ? absl::StatusOr<iotdb::IotdbLayout>(absl::CancelledError())
+                                                    : iotdb::FindLayout(inputs);
+    if (layout.ok() && iotdb::AppliesRules(*layout)) {
+      iotdb::IotdbOptions iotdb_options;
+      iotdb_options.dataset = options;
+      iotdb_options.database = database;
+      iotdb_options.ignore_errors = ignore_errors;
+      iotdb_data = iotdb::IotdbDataset::OpenLayout(std::move(*layout), iotdb_options);
+    } else {
+      iotdb_data = std::unique_ptr<iotdb::IotdbDataset>();
+      ds = Dataset::Open(inputs, options);
+    }
   }
-  dataset_ = std::shared_ptr<Dataset>(Check(std::move(ds)));
+  iotdb_ = std::shared_ptr<const iotdb::IotdbDataset>(Check(std::move(iotdb_data)));
+  if (iotdb_ != nullptr) {
+    if (!database.empty()) {
+      const std::vector<std::string> databases = iotdb_->layout().databases();
+      if (std::find(databases.begin(), databases.end(), database) == databases.end()) {
+        throw py::value_error("tsread: database=" + database + ": no such database in the input");
+      }
+    }
+    // The files, as the IoTDB dataset holds them (it owns them: the alias keeps it alive). The
+    // Dataset API is const; the scans take it by const reference.
+    dataset_ = std::shared_ptr<Dataset>(iotdb_, const_cast<Dataset*>(&iotdb_->dataset()));
+  } else {
+    if (!database.empty() || ignore_errors) {
+      throw py::value_error(raw ? "tsread: database= and ignore_errors= do not go with raw=True"
+                                : "tsread: database= and ignore_errors= apply to IoTDB data only, and the input holds none");
+    }
+    dataset_ = std::shared_ptr<Dataset>(Check(std::move(ds)));
+  }
   // A file whose metadata could not be read fails here, as opening a single file would.
   for (const DatasetFile& f : dataset_->files()) Check(WithFileName(f.status, f.path), dataset_.get());
   CheckNamesAreUtf8(*dataset_);
@@ -55,9 +110,28 @@ std::vector<std::pair<std::string, std::string>> PyDataset::Skipped() const {
 }
 
 std::vector<std::string> PyDataset::DeletionWarnings() const {
+  if (iotdb_ != nullptr) return iotdb_->Warnings();
   std::vector<std::string> out;
   for (const DatasetFile& f : dataset_->files()) {
     if (f.deletions.has_value()) out.push_back(DeletionWarning(f.path, *f.deletions));
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> PyDataset::IotdbGroups(const std::optional<std::string>& table) const {
+  std::vector<std::vector<std::string>> out;
+  if (iotdb_ == nullptr) return out;
+  const auto [name, database] = Check(iotdb_->TableAndDatabase(table.value_or("")), dataset_.get());
+  const iotdb::IotdbLayout& layout = iotdb_->layout();
+  for (const iotdb::FileGroup& group : layout.groups) {
+    std::vector<std::string> paths;
+    bool has_table = false;
+    for (size_t f : group.files) {
+      if (layout.files[f].database != database) continue;
+      paths.push_back(layout.files[f].path);
+      has_table = has_table || dataset_->files()[f].FindTable(name) != nullptr;
+    }
+    if (has_table) out.push_back(std::move(paths));
   }
   return out;
 }
@@ -135,6 +209,17 @@ std::vector<std::string> PyDataset::NullableColumns(const std::optional<std::str
     columns = ::tsread::python::NullableColumns(*dataset_, name);
   }
   std::vector<std::string> out = Check(std::move(columns), dataset_.get());
+  // IoTDB data: a deletion of some columns (DROP COLUMN) nulls values the statistics count.
+  if (iotdb_ != nullptr) {
+    for (size_t f = 0; f < dataset_->files().size(); ++f) {
+      for (const iotdb::DeletionEntry& e : iotdb_->deletions(f).entries()) {
+        if (e.model != iotdb::DeletionEntry::Model::kTable || e.table != name) continue;
+        for (const std::string& c : e.columns) {
+          if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+        }
+      }
+    }
+  }
   std::lock_guard<std::mutex> lock(nullable_mutex_);
   nullable_.emplace(name, out);
   return out;
@@ -166,6 +251,7 @@ py::list PyDataset::Info() const {
       tables.append(table);
     }
     file["tables"] = tables;
+    if (iotdb_ != nullptr) file["iotdb"] = IotdbFileInfo(*iotdb_, i);
     if (summary->tree) {
       py::dict tree;
       tree["devices"] = summary->tree->devices;

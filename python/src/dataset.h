@@ -18,22 +18,35 @@
 #include "errors.h"
 #include "values.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/iotdb/iotdb_dataset.h"
 
 namespace tsread::python {
 
 // An open Dataset (one file is a dataset of one), shared with the scans made from it.
 class PyDataset {
  public:
-  PyDataset(const std::vector<std::string>& inputs, bool skip_unreadable);
+  // IoTDB data (an IoTDB data directory, or files with deletion files beside them) is read as
+  // IoTDB answers (tsread/iotdb/iotdb_dataset.h) unless `raw`; `database` and `ignore_errors` as
+  // IotdbOptions.
+  PyDataset(const std::vector<std::string>& inputs, bool skip_unreadable, bool raw = false,
+            const std::string& database = "", bool ignore_errors = false);
 
   const std::shared_ptr<Dataset>& dataset() const { return dataset_; }
+  // The IoTDB reading of the inputs, or null when they are read as written.
+  const std::shared_ptr<const iotdb::IotdbDataset>& iotdb() const { return iotdb_; }
 
   std::vector<std::string> Files() const;
   std::vector<std::string> Tables() const { return dataset_->TableNames(); }
   // The files left out by skip_unreadable: (path, why).
   std::vector<std::pair<std::string, std::string>> Skipped() const;
-  // Per file with an IoTDB deletion file beside it (deletion_files.h): what to warn of.
+  // What to warn of: read as written, each file with an IoTDB deletion file beside it
+  // (deletion_files.h); read as IoTDB answers, the data directory's leftovers and damaged
+  // deletion files.
   std::vector<std::string> DeletionWarnings() const;
+
+  // IoTDB data: the files of each group of `table`'s database (files whose points may meet: one
+  // time partition of a region), groups holding the table only, in scan order.
+  std::vector<std::vector<std::string>> IotdbGroups(const std::optional<std::string>& table) const;
 
   // (name, category, type) per column of the reconciled schema.
   std::vector<std::tuple<std::string, std::string, std::string>> Schema(const std::optional<std::string>& table) const;
@@ -62,6 +75,7 @@ class PyDataset {
     return *std::move(value);
   }
 
+  std::shared_ptr<const iotdb::IotdbDataset> iotdb_;
   std::shared_ptr<Dataset> dataset_;
   mutable std::mutex nullable_mutex_;
   mutable std::map<std::string, std::vector<std::string>> nullable_;  // NullableColumns by table

@@ -46,7 +46,11 @@ PYBIND11_MODULE(_tsread, m) {
   py::exception<struct UnsupportedFileTag>(m, "UnsupportedFileError", PyExc_ValueError);
 
   py::class_<PyDataset, std::shared_ptr<PyDataset>>(m, "Dataset")
-      .def(py::init<const std::vector<std::string>&, bool>(), py::arg("inputs"), py::arg("skip_unreadable") = false)
+      .def(py::init<const std::vector<std::string>&, bool, bool, const std::string&, bool>(), py::arg("inputs"),
+           py::arg("skip_unreadable") = false, py::arg("raw") = false, py::arg("database") = "",
+           py::arg("ignore_errors") = false)
+      .def("is_iotdb", [](const PyDataset& ds) { return ds.iotdb() != nullptr; })
+      .def("iotdb_groups", &PyDataset::IotdbGroups, py::arg("table") = py::none())
       .def("files", &PyDataset::Files)
       .def("tables", &PyDataset::Tables)
       .def("schema", &PyDataset::Schema, py::arg("table") = py::none())
@@ -84,7 +88,7 @@ PYBIND11_MODULE(_tsread, m) {
                        const std::optional<Filters>& filters) {
              const ConvertOptions options = Convert(float_nan, time_ns, date_as, invalid_dates, invalid_utf8);
              return std::make_unique<BatchReader>(
-                 ds.dataset(),
+                 ds,
                  MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), 1, batch_rows, filters),
                  options);
            }),

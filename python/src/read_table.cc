@@ -23,7 +23,29 @@ std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanAr
 // Every row of the scan as Python columns, gathered with the GIL released: planned from the
 // metadata's row counts and written in place (PlannedRead), or, when the plan cannot be trusted,
 // batch by batch in scan order (Collector: a cursor on one thread, an ordered Scan on several).
+std::unique_ptr<MergedScanner> MakeMergedScanner(const PyDataset& ds, const ScanArgs& args) {
+  return Check(ds.iotdb()->ScanTable(args.ToOptions()), ds.dataset().get());
+}
+
+// IoTDB data: the merged rows (one thread), batch by batch.
+py::list ReadMergedTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptions& options) {
+  std::unique_ptr<MergedScanner> scanner = MakeMergedScanner(ds, args);
+  Collector collector(scanner->projection(), options);
+  InterruptCheck interrupts;
+  absl::Status status;
+  {
+    py::gil_scoped_release nogil;
+    status = scanner->Scan([&](const TableBatch& batch) {
+      TSREAD_RETURN_IF_ERROR(interrupts.Poll());
+      return collector.Append(batch);
+    });
+  }
+  Check(status, ds.dataset().get());
+  return collector.Finish();
+}
+
 py::list ReadTable(const PyDataset& ds, const ScanArgs& args, const ConvertOptions& options) {
+  if (ds.iotdb() != nullptr) return ReadMergedTable(ds, args, options);
   const Dataset& dataset = *ds.dataset();
   std::unique_ptr<DatasetScanner> scanner = MakeScanner(dataset, args);
   std::unique_ptr<PlannedRead> planned;

@@ -12,11 +12,14 @@
 #include "values.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 
 namespace tsread::python {
 
 // The scanner of `args` over `dataset`; raises the Python exception when the arguments are wrong.
 std::unique_ptr<DatasetScanner> MakeScanner(const Dataset& dataset, const ScanArgs& args);
+// The merged scanner of `args` over IoTDB data (ds.iotdb() set); raises likewise.
+std::unique_ptr<MergedScanner> MakeMergedScanner(const PyDataset& ds, const ScanArgs& args);
 
 // Every row of the scan as Python columns (a list of Collector::Finish's dicts), gathered with
 // the GIL released. Needs the GIL.

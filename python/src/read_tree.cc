@@ -82,7 +82,47 @@ bool Selected(const std::optional<std::set<std::string>>& names, const std::stri
 
 }  // namespace
 
+// IoTDB data: each series merged (IotdbDataset::ScanTree), its non-null points.
+py::dict ReadMergedTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
+  const Dataset& dataset = *ds.dataset();
+  py::list devices, measurements, times, values;
+  iotdb::TreeScanOptions options;
+  options.time_range = selection.range;
+  if (selection.devices) {
+    options.select_device = [&](std::string_view d) { return selection.devices->count(std::string(d)) > 0; };
+  }
+  if (selection.measurements) options.measurements.assign(selection.measurements->begin(), selection.measurements->end());
+  // The GIL is held throughout (Python objects are made as the points come).
+  const std::string where = dataset.files().size() == 1 ? dataset.files()[0].path : "the IoTDB data";
+  absl::Status status = ds.iotdb()->ScanTree(options, [&](std::string_view d, std::string_view m,
+                                                            const std::vector<int64_t>& t, const ColumnVector& v,
+                                                            size_t begin, size_t end) {
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    const std::string name(d), measurement(m);
+    py::str device = Name(name, where, "device");
+    py::str series = Name(measurement, where, "measurement");
+    for (size_t r = begin; r < end; ++r) {
+      if (!v.IsValid(r)) continue;
+      py::object value = ValueAt(v, r, invalid_utf8);
+      if (!value) RaiseInvalid(where, name, measurement, v, r, t[r]);
+      devices.append(device);
+      measurements.append(series);
+      times.append(t[r]);
+      values.append(value);
+    }
+    return absl::OkStatus();
+  });
+  Check(status, &dataset);
+  py::dict out;
+  out["device"] = devices;
+  out["measurement"] = measurements;
+  out["time"] = times;
+  out["value"] = values;
+  return out;
+}
+
 py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
+  if (ds.iotdb() != nullptr) return ReadMergedTree(ds, selection, invalid_utf8);
   const Dataset& dataset = *ds.dataset();
   if (std::none_of(dataset.files().begin(), dataset.files().end(),
                    [](const DatasetFile& f) { return f.has_tree_model; })) {

@@ -46,15 +46,20 @@ class TsFile:
     a `with` block, or close() it, to let go of the files at once.
     """
 
-    def __init__(self, path, skip_unreadable=False, _function="open"):
+    def __init__(self, path, skip_unreadable=False, _function="open", *, raw=False, database=None,
+                 ignore_errors=False):
         self._inputs = _args.inputs(path, _function)
         self._skip_unreadable = bool(skip_unreadable)
-        self._ds = _tsread.Dataset(self._inputs, bool(skip_unreadable))
+        if database is not None and not isinstance(database, str):
+            raise TypeError(f"{_function}: database is a str, not {database!r}")
+        self._ds = _tsread.Dataset(self._inputs, bool(skip_unreadable), bool(raw), database or "",
+                                   bool(ignore_errors))
         self.skipped = self._ds.skipped()
         if self.skipped:
             listed = "; ".join(f"{p}: {why}" for p, why in self.skipped)
             _warnings.warn(f"tsread: skipped {len(self.skipped)} unreadable file(s): {listed}", stacklevel=3)
-        # IoTDB deletion files (X.tsfile.mods) are not applied: say so, once per open.
+        # Read as written (raw=True), IoTDB deletion files beside the files are not applied: say
+        # so, once per open. Read as IoTDB answers: its leftovers resolved, damaged deletion files.
         for text in self._ds.deletion_warnings():
             _warnings.warn(f"tsread: {text}", UserWarning, stacklevel=3)
 
@@ -77,6 +82,13 @@ class TsFile:
     @property
     def files(self):
         return self._dataset().files()
+
+    @property
+    def is_iotdb(self):
+        """Whether the input is read as IoTDB answers (an IoTDB data directory, or files with
+        IoTDB deletion files beside them, opened without raw=True): overlapping files merged by
+        IoTDB's priority, deletions applied."""
+        return self._dataset().is_iotdb()
 
     @property
     def tables(self):
@@ -114,14 +126,33 @@ class TsFile:
         return f"tsread.TsFile({self._inputs!r}, tables={self.tables!r})"
 
 
-def open(path, skip_unreadable=False):  # noqa: A001 - the package's entry point, like io.open
-    """Opens a file or a dataset (a path, glob, directory or list of them)."""
-    return TsFile(path, skip_unreadable)
+def open(path, skip_unreadable=False, *, raw=False, database=None, ignore_errors=False):  # noqa: A001 - like io.open
+    """Opens a file or a dataset (a path, glob, directory or list of them).
+
+    IoTDB data — an IoTDB data directory (a folder with sequence/ and unsequence/ folders, one
+    containing it, or one of its database, region or partition folders), or files with IoTDB
+    deletion files (X.tsfile.mods2, X.tsfile.mods) beside them — is read as IoTDB answers: points
+    of overlapping files merged by IoTDB's priority (per column for tables), deletions applied.
+    raw=True reads the files as written. database names the database of a table or of tree
+    devices (needed when a table name is in several); ignore_errors=True applies a deletion file's
+    entries before one of a kind tsread does not know, instead of raising.
+    """
+    return TsFile(path, skip_unreadable, raw=raw, database=database, ignore_errors=ignore_errors)
 
 
-def _dataset(path, skip_unreadable=False, function="open"):
-    """An open TsFile, or one opened from paths (errors about them name `function`)."""
-    return path if isinstance(path, TsFile) else TsFile(path, skip_unreadable, function)
+def _dataset(path, skip_unreadable=False, function="open", iotdb=None):
+    """An open TsFile, or one opened from paths (errors about them name `function`); `iotdb` holds
+    the raw/database/ignore_errors arguments (given with an open TsFile: a ValueError)."""
+    iotdb = iotdb or {}
+    if isinstance(path, TsFile):
+        if any(iotdb.values()):
+            raise ValueError(f"{function}: raw, database and ignore_errors are tsread.open's when given an open TsFile")
+        return path
+    return TsFile(path, skip_unreadable, function, **iotdb)
+
+
+def _iotdb(raw, database, ignore_errors):
+    return {"raw": bool(raw), "database": database, "ignore_errors": bool(ignore_errors)}
 
 
 def _value_options(function, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
@@ -201,12 +232,12 @@ def _frame_of(columns_data, options, drop):
     return frame.drop(columns=[drop]) if drop is not None else frame
 
 
-def _prepare(function, path, table, columns, start, end, tags, filters, skip_unreadable, value_options):
+def _prepare(function, path, table, columns, start, end, tags, filters, skip_unreadable, value_options, iotdb=None):
     """What read_table and iter_batches start from: the dataset, the value options (with the
     metadata's nullable columns and TAG categories), the scan's arguments and the column a
     time-only read drops."""
     options = _value_options(function, *value_options)
-    ds = _dataset(path, skip_unreadable, function)
+    ds = _dataset(path, skip_unreadable, function, iotdb)
     spec = ds.schema(table)
     options = _with_tag_categories(_with_nullable_columns(options, ds, table), ds, table, spec)
     scan = _scan_args(table, columns, start, end, tags, filters, function)
@@ -221,7 +252,8 @@ def _positive(function, name, value):
 
 def read_table(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *, filters=None,
                time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
-               invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
+               invalid_dates="error", invalid_utf8="error", skip_unreadable=False, raw=False, database=None,
+               ignore_errors=False):
     """A table's rows as a pandas DataFrame: a `time` column, then the columns (all by default).
 
     path: a file, directory, glob or list of them, or an open TsFile. columns: names in the order
@@ -247,24 +279,28 @@ def read_table(path, table=None, columns=None, start=None, end=None, tags=None, 
       values than rows), whatever rows the read keeps; 'always' to every such column.
     - nullable_float: False gives NaN for null FLOAT/DOUBLE; True pandas' Float32/Float64.
     A time or TIMESTAMP outside datetime64[ns] (years 1677-2262), or a DATE outside what date_as
-    holds, is a ValueError naming the column and the option that reads it. skip_unreadable: as
-    tsread.open.
+    holds, is a ValueError naming the column and the option that reads it. skip_unreadable, raw,
+    database, ignore_errors: as tsread.open (IoTDB data is read on one thread, as IoTDB answers:
+    filters apply to the merged rows).
     """
     threads = _positive("read_table", "threads", threads)
     ds, options, scan, drop = _prepare("read_table", path, table, columns, start, end, tags, filters, skip_unreadable,
-                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
+                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8),
+                                       _iotdb(raw, database, ignore_errors))
     columns_data = _tsread.read_table(ds._dataset(), threads=threads, **_convert_args(options), **scan)
     return _frame_of(columns_data, options, drop)
 
 
 def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None, batch_rows=1 << 20, *,
                  filters=None, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
-                 invalid_dates="error", invalid_utf8="error", skip_unreadable=False):
+                 invalid_dates="error", invalid_utf8="error", skip_unreadable=False, raw=False, database=None,
+                 ignore_errors=False):
     """DataFrames of at most batch_rows rows, in the order read_table returns them, with
     read_table's arguments and dtypes (the same in every batch)."""
     batch_rows = _positive("iter_batches", "batch_rows", batch_rows)
     ds, options, scan, drop = _prepare("iter_batches", path, table, columns, start, end, tags, filters, skip_unreadable,
-                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
+                                       (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8),
+                                       _iotdb(raw, database, ignore_errors))
     reader = _tsread.BatchReader(ds._dataset(), batch_rows=batch_rows, **_convert_args(options), **scan)
     while True:
         columns_data = reader.next()
@@ -285,7 +321,7 @@ def _names(function, name, value):
 
 
 def read_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
-              invalid_utf8="error", skip_unreadable=False):
+              invalid_utf8="error", skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """Tree-model points in long form: device, measurement, time, value (object), every non-null
     point, by device then measurement then time.
 
@@ -302,7 +338,8 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
     start_ms, end_ms = _args.to_ms(start), _args.to_ms(end)
     if start_ms is not None and end_ms is not None and start_ms > end_ms:
         raise ValueError(f"read_tree: start {start!r} is after end {end!r}")
-    data = _tsread.read_tree(_dataset(path, skip_unreadable, "read_tree")._dataset(), start=start_ms,
+    ds = _dataset(path, skip_unreadable, "read_tree", _iotdb(raw, database, ignore_errors))
+    data = _tsread.read_tree(ds._dataset(), start=start_ms,
                              end=end_ms, devices=_names("read_tree", "devices", devices),
                              measurements=_names("read_tree", "measurements", measurements),
                              invalid_utf8=invalid_utf8)
@@ -318,13 +355,13 @@ def read_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def _tree_aggregates(function, path, start, end, devices, measurements, time_as, invalid_utf8, skip_unreadable,
-                     last_only):
+                     last_only, iotdb):
     options = _value_options(function, time_as=time_as, invalid_utf8=invalid_utf8)
     start_ms, end_ms = _args.to_ms(start), _args.to_ms(end)
     if start_ms is not None and end_ms is not None and start_ms > end_ms:
         raise ValueError(f"{function}: start {start!r} is after end {end!r}")
     devices = _names(function, "devices", devices)
-    data = _tsread.aggregate_tree(_dataset(path, skip_unreadable, function)._dataset(), start=start_ms, end=end_ms,
+    data = _tsread.aggregate_tree(_dataset(path, skip_unreadable, function, iotdb)._dataset(), start=start_ms, end=end_ms,
                                   devices=sorted(devices) if devices is not None else None,
                                   measurements=_names(function, "measurements", measurements),
                                   invalid_utf8=invalid_utf8, last_only=last_only)
@@ -332,7 +369,7 @@ def _tree_aggregates(function, path, start, end, devices, measurements, time_as,
 
 
 def aggregate_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
-                   invalid_utf8="error", skip_unreadable=False):
+                   invalid_utf8="error", skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """Per tree-model series (device, measurement; a dataset's files merged): its data_type,
     count, min, max (numeric, DATE, TIMESTAMP, STRING), first, last, sum (INT32, INT64, FLOAT,
     DOUBLE; BOOLEAN: the trues), avg (float, NaN where the type has none) and first_time/last_time — from statistics wherever they give
@@ -343,23 +380,23 @@ def aggregate_tree(path, start=None, end=None, devices=None, measurements=None, 
     names. `frame.attrs["series"]` says how many series were answered from statistics and how many
     decoded. A dataset without tree-model data is a ValueError."""
     options, data = _tree_aggregates("aggregate_tree", path, start, end, devices, measurements, time_as,
-                                     invalid_utf8, skip_unreadable, False)
+                                     invalid_utf8, skip_unreadable, False, _iotdb(raw, database, ignore_errors))
     return _aggregates.tree_aggregate_frame(data, options)
 
 
 def last_tree(path, start=None, end=None, devices=None, measurements=None, *, time_as="datetime",
-              invalid_utf8="error", skip_unreadable=False):
+              invalid_utf8="error", skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """IoTDB's `SELECT last * FROM root.**`: per tree-model series its latest point as device,
     measurement, time, value (read_tree's columns), from statistics where they are exact;
     arguments as aggregate_tree's."""
     options, data = _tree_aggregates("last_tree", path, start, end, devices, measurements, time_as, invalid_utf8,
-                                     skip_unreadable, True)
+                                     skip_unreadable, True, _iotdb(raw, database, ignore_errors))
     return _aggregates.tree_last_frame(data, options)
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
               origin=None, fill_empty=False, time_as="datetime", date_as="datetime64", invalid_utf8="error",
-              skip_unreadable=False):
+              skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
     or "1h", or a timedelta; `origin`, a time as start takes, shifts the buckets to start at
@@ -385,7 +422,7 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
         raise ValueError("aggregate: origin needs bucket")
     if fill_empty and width is None:
         raise ValueError("aggregate: fill_empty needs bucket")
-    ds = _dataset(path, skip_unreadable, "aggregate")
+    ds = _dataset(path, skip_unreadable, "aggregate", _iotdb(raw, database, ignore_errors))
     data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="aggregate"),
                              by=by, bucket=width or 0, origin=_args.to_ms(origin) or 0,
                              fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8)
@@ -393,12 +430,13 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
 
 
 def last(path, table=None, columns=None, tags=None, *, start=None, end=None, time_as="datetime",
-         date_as="datetime64", invalid_utf8="error", skip_unreadable=False):
+         date_as="datetime64", invalid_utf8="error", skip_unreadable=False, raw=False, database=None,
+         ignore_errors=False):
     """Per device: `device` (`_device` as in aggregate), the TAG columns, `time` (its last), then per FIELD column its latest
     non-null value (`<c>`) and that value's time (`<c>_time`): what a dashboard shows, from
     statistics where they are exact."""
     options = _value_options("last", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
-    ds = _dataset(path, skip_unreadable, "last")
+    ds = _dataset(path, skip_unreadable, "last", _iotdb(raw, database, ignore_errors))
     data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="last"),
                              invalid_utf8=invalid_utf8, last_only=True)
     return _aggregates.last_frame(data, options)

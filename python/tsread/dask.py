@@ -67,6 +67,47 @@ class _SplitRead:
         return _with_time_index(frame, self._options["time_as"]) if self._index == "time" else frame
 
 
+class _GroupRead:
+    """Reads one IoTDB group (the files whose points may meet, merged as IoTDB answers) into a
+    partition: the same rows tsread.read_table gives for them. A DataFrameIOFunction like
+    _SplitRead."""
+
+    def __init__(self, columns, options, index, read_args):
+        self._columns = list(columns)
+        self._options = options
+        self._index = index
+        self._read_args = read_args  # table, start, end, tags, filters, database, ignore_errors
+
+    @property
+    def columns(self):
+        return self._columns
+
+    def project_columns(self, columns):
+        if list(columns) == self._columns:
+            return self
+        return _GroupRead(columns, self._options, self._index, self._read_args)
+
+    def __dask_tokenize__(self):
+        return ("tsread-group-read", self._columns, sorted(self._options.items()), self._index,
+                repr(sorted(self._read_args.items())))
+
+    def __call__(self, files):
+        a = self._read_args
+        ds = _tsread_pkg.TsFile(list(files), False, "read_tsfile", database=a["database"],
+                                ignore_errors=a["ignore_errors"])
+        spec = ds.schema(a["table"])
+        # The dataset's nullable columns (in self._options): every partition gets meta's dtypes.
+        options = _tsread_pkg._with_tag_categories(self._options, ds, a["table"], spec)
+        wanted = [c for c in self._columns if c != "time"]
+        scan = _tsread_pkg._scan_args(a["table"], wanted, a["start"], a["end"], a["tags"], a["filters"], "read_tsfile")
+        drop = _tsread_pkg._time_only(scan, spec)
+        data = _tsread.read_table(ds._dataset(), threads=1, **_tsread_pkg._convert_args(options), **scan)
+        frame = _tsread_pkg._frame_of(data, options, drop)
+        if self._index == "time":
+            return _with_time_index(frame, options["time_as"])
+        return frame[self._columns]
+
+
 def _overlaps(split, start, end):
     """Whether the split's announced time range may hold rows in [start, end] (ms, inclusive)."""
     lo, hi = split[3], split[4]
@@ -161,7 +202,7 @@ def _divisions(bounds, time_as):
 
 def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None, split_bytes=_SPLIT_BYTES,
                 index=None, *, filters=None, time_as="datetime", date_as="datetime64", nullable="auto", nullable_float=False,
-                invalid_dates="error", invalid_utf8="error"):
+                invalid_dates="error", invalid_utf8="error", raw=False, database=None, ignore_errors=False):
     """A dask DataFrame over every file of `paths` (files, globs, directories).
 
     Arguments as tsread.read_table (filters too: each partition applies them); split_bytes is the projected chunk bytes per partition, in both
@@ -171,9 +212,18 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     metadata time range misses start/end are left out. index="time": the time column becomes
     the index, each partition sorted by it, with known divisions when the partitions' time
     ranges (tsread.dask.splits) are sorted and disjoint.
+
+    IoTDB data (tsread.open) is read as IoTDB answers unless raw=True: one partition per group of
+    files whose points may meet (a region's time partition), merged as read_table merges them, so
+    the partitions together equal read_table's rows.
     """
     if index not in (None, "time"):
         raise ValueError("index is None or 'time'")
+    if not raw:
+        iotdb = _iotdb_groups(paths, table, database, ignore_errors)
+        if iotdb is not None:
+            return _read_iotdb(iotdb, table, columns, start, end, tags, index, filters, database, ignore_errors,
+                               (time_as, date_as, nullable, nullable_float, invalid_dates, invalid_utf8))
     options = _tsread_pkg._value_options("read_tsfile", time_as, date_as, nullable, nullable_float, invalid_dates,
                                          invalid_utf8)
     split_bytes = _tsread_pkg._positive("read_tsfile", "split_bytes", split_bytes)
@@ -191,3 +241,41 @@ def read_tsfile(paths, table=None, columns=None, start=None, end=None, tags=None
     filler = [cheapest] if cheapest is not None else []
     return dd.from_map(_SplitRead(meta.columns, options, index, filler), [(p["splits"], p["rows"]) for p in partitions],
                        meta=meta, divisions=divisions, label="read-tsfile", enforce_metadata=False)
+
+
+def _iotdb_groups(paths, table, database, ignore_errors):
+    """(dataset, [[absolute file paths] per group]) when `paths` hold IoTDB data, else None."""
+    if isinstance(paths, _tsread_pkg.TsFile):
+        ds = paths
+    else:
+        inputs = [os.path.abspath(p) for p in _tsread_pkg._args.inputs(paths, "read_tsfile")]
+        ds = _tsread_pkg.TsFile(inputs, False, "read_tsfile", database=database, ignore_errors=ignore_errors)
+    if not ds.is_iotdb:
+        return None
+    groups = [[os.path.abspath(f) for f in group] for group in ds._dataset().iotdb_groups(table)]
+    return ds, groups
+
+
+def _read_iotdb(iotdb, table, columns, start, end, tags, index, filters, database, ignore_errors, value_options):
+    ds, groups = iotdb
+    options = _tsread_pkg._value_options("read_tsfile", *value_options)
+    options = _tsread_pkg._with_nullable_columns(options, ds, table)
+    spec = ds.schema(table)
+    if columns is not None:
+        wanted = [c for c in columns if c != "time"]
+        spec = [next(s for s in spec if s["name"] == c) if any(s["name"] == c for s in spec) else None
+                for c in wanted]
+        if any(s is None for s in spec):
+            missing = [c for c, s in zip(wanted, spec) if s is None]
+            raise ValueError(f"read_tsfile: no column {missing[0]!r}")
+    spec = [(s["name"], s["category"], s["type"]) for s in spec]
+    meta = clear_known_categories(_frame.to_frame(_frame.empty_columns(spec), options))
+    if index == "time":
+        meta = _with_time_index(meta, options["time_as"])
+    if not groups:
+        return dd.from_pandas(meta, npartitions=1)
+    read_args = {"table": table, "start": start, "end": end, "tags": tags, "filters": filters,
+                 "database": database, "ignore_errors": ignore_errors}
+    names = [c for c in meta.columns]
+    return dd.from_map(_GroupRead(names, options, index, read_args), groups, meta=meta, label="read-tsfile-iotdb",
+                       enforce_metadata=False)

@@ -13,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "iotdb_inputs.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "output.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "time_parse.h"
@@ -208,6 +210,9 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
     }
   }
   TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, TagPredicatesFromArgs(args));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
+  if (iotdb_data != nullptr) return AggregateIotdb(*iotdb_data, options);
+  TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
   return Aggregate(*dataset, options);
 }

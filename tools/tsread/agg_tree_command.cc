@@ -12,6 +12,8 @@
 #include "output.h"
 #include "tsread/aggregate/tree_aggregate.h"
 #include "tsread/io/status_macros.h"
+#include "iotdb_inputs.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "value_format.h"
 
 namespace tsread::cli {
@@ -22,6 +24,9 @@ absl::StatusOr<TreeAggregate> AggregateTreeArgs(const Args& args) {
   TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
   options.devices = ListFromFlag(args, "devices");
   for (std::string& m : ListFromFlag(args, "measurements")) options.measurements.insert(std::move(m));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
+  if (iotdb_data != nullptr) return AggregateIotdbTree(*iotdb_data, options);
+  TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
   return AggregateTree(*dataset, options);
 }

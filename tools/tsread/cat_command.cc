@@ -164,9 +164,10 @@ int CatIotdbTree(const iotdb::IotdbDataset& dataset, const CatOptions& cat) {
   options.measurements = cat.measurements;
   options.time_range = cat.range;
   absl::Status status = dataset.ScanTree(options, [&](std::string_view device, std::string_view measurement,
-                                                      const std::vector<int64_t>& times, const ColumnVector& values) {
-    for (size_t r = 0; r < times.size() && !budget.done(); ++r) {
-      if (!values.IsValid(r) || !cat.range.Contains(times[r])) continue;
+                                                      const std::vector<int64_t>& times, const ColumnVector& values,
+                                                      size_t begin, size_t end) {
+    for (size_t r = begin; r < end && !budget.done(); ++r) {
+      if (!values.IsValid(r)) continue;
       writer.Name(device);
       writer.Name(measurement);
       writer.Time(times[r]);

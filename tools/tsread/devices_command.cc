@@ -4,13 +4,18 @@
 // text form's "null") and, from metadata, its rows, points and time range.
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "iotdb_inputs.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
+#include "tsread/io/status_macros.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread::cli {
@@ -59,6 +64,7 @@ class Listing {
   }
 
   const std::vector<Listed>& listed() const { return listed_; }
+  std::vector<Listed>& listed() { return listed_; }
 
  private:
   static absl::Status AddCounts(const TsFileReader& reader, const DeviceLocation& location, Listed& entry) {
@@ -130,36 +136,106 @@ void PrintJson(const std::vector<Listed>& listed, const Dataset& dataset) {
   std::cout << (listed.empty() ? "]}\n" : "\n ]}\n");
 }
 
+// IoTDB data: the counts and time ranges of the rows IoTDB answers (merged, deletions applied),
+// which the files' statistics do not give.
+absl::Status CountIotdbRows(const iotdb::IotdbDataset& data, std::vector<Listed>& listed) {
+  std::map<std::string, Listed*> by_id;
+  std::set<std::string> tables;
+  for (Listed& e : listed) {
+    by_id[e.id] = &e;
+    e.rows = e.points = 0;
+    e.has_time = false;
+    if (e.table.has_value()) tables.insert(*e.table);
+  }
+  for (const std::string& table : tables) {
+    AggregateOptions options;
+    options.table = table;
+    TSREAD_ASSIGN_OR_RETURN(TableAggregate result, AggregateIotdb(data, options));
+    for (const GroupAggregate& g : result.groups) {
+      auto it = by_id.find(g.device);
+      if (it == by_id.end()) continue;
+      it->second->rows += g.rows;
+      for (const ColumnAggregate& c : g.columns) it->second->points += c.count();
+      Statistics times;
+      times.count = g.rows;
+      times.start_time = g.first_time;
+      times.end_time = g.last_time;
+      it->second->AddTimes(times);
+    }
+  }
+  // Tree devices one at a time: an aligned device's rows are the times any of its series has.
+  std::string device;
+  std::vector<int64_t> times;
+  auto finish_device = [&]() {
+    auto it = by_id.find(device);
+    if (it == by_id.end() || !it->second->aligned) return;
+    std::sort(times.begin(), times.end());
+    it->second->rows = static_cast<uint64_t>(std::unique(times.begin(), times.end()) - times.begin());
+    times.clear();
+  };
+  TSREAD_RETURN_IF_ERROR(data.ScanTree({}, [&](std::string_view d, std::string_view, const std::vector<int64_t>& t,
+                                               const ColumnVector& values, size_t begin, size_t end) {
+    if (d != device) {
+      finish_device();
+      device = std::string(d);
+    }
+    auto it = by_id.find(device);
+    if (it == by_id.end()) return absl::OkStatus();
+    for (size_t r = begin; r < end; ++r) {
+      if (!values.IsValid(r)) continue;
+      ++it->second->points;
+      if (it->second->aligned) times.push_back(t[r]);
+      Statistics one;
+      one.count = 1;
+      one.start_time = one.end_time = t[r];
+      it->second->AddTimes(one);
+    }
+    return absl::OkStatus();
+  }));
+  finish_device();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int RunDevices(const Args& args) {
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
-  if (!dataset.ok()) return Fail(dataset.status());
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
+  if (!iotdb_data.ok()) return Fail(iotdb_data.status());
+  if (*iotdb_data == nullptr) {
+    if (absl::Status unused = CheckIotdbFlagsUnused(args); !unused.ok()) return Fail(unused);
+  }
+  absl::StatusOr<std::unique_ptr<Dataset>> opened =
+      *iotdb_data != nullptr ? absl::StatusOr<std::unique_ptr<Dataset>>(nullptr) : OpenInputs(args);
+  if (!opened.ok()) return Fail(opened.status());
+  const Dataset* dataset = *iotdb_data != nullptr ? &(*iotdb_data)->dataset() : opened->get();
   const std::optional<std::string> table = args.Get("table");
   const bool json = args.Has("json");
   bool known = !table.has_value();
-  for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
+  for (size_t f = 0; f < dataset->files().size(); ++f) {
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset->OpenFile(f);
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), dataset->files()[f].path));
     known |= table.has_value() && ((*reader)->FindTable(*table) != nullptr || (*reader)->metadata().FindIndex(*table) != nullptr);
   }
   if (!known) {
     // The wording of every command's "no such table" (Dataset::ReconciledSchema).
-    const std::vector<std::string> names = (*dataset)->TableNames();
+    const std::vector<std::string> names = dataset->TableNames();
     return UsageError(absl::StrCat("no table named \"", *table, "\"",
                                    names.empty() ? " (the input has no table-model table)"
                                                  : absl::StrCat(" (tables: ", absl::StrJoin(names, ", "), ")")));
   }
   Listing listing(json);
-  for (size_t f = 0; f < (*dataset)->files().size(); ++f) {
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = (*dataset)->OpenFile(f);
-    if (!reader.ok()) return Fail(WithFileName(reader.status(), (*dataset)->files()[f].path));
+  for (size_t f = 0; f < dataset->files().size(); ++f) {
+    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset->OpenFile(f);
+    if (!reader.ok()) return Fail(WithFileName(reader.status(), dataset->files()[f].path));
     if (absl::Status s = ListFileDevices(**reader, table, listing); !s.ok()) {
-      return Fail(WithFileName(s, (*dataset)->files()[f].path));
+      return Fail(WithFileName(s, dataset->files()[f].path));
     }
   }
+  if (json && *iotdb_data != nullptr) {
+    if (absl::Status s = CountIotdbRows(**iotdb_data, listing.listed()); !s.ok()) return Fail(s);
+  }
   if (json) {
-    PrintJson(listing.listed(), **dataset);
+    PrintJson(listing.listed(), *dataset);
   } else {
     for (const Listed& e : listing.listed()) std::cout << e.id << "\n";
   }

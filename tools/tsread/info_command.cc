@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "column_details.h"
+#include "iotdb_inputs.h"
 #include "tsread/aggregate/file_summary.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -90,7 +91,67 @@ absl::Status AddDeviceIds(const TsFileReader& reader, std::string_view index_nam
 }
 
 // Every file's summary, then the dataset's: per table the reconciled columns and the totals.
-int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
+// What IoTDB's layout says of file `f` (iotdb_dataset.h): its space, database, region, partition
+// and version, and the deletion file applied.
+void PrintIotdbFile(const iotdb::IotdbDataset& iotdb_data, size_t f, bool json, std::ostream& out) {
+  const iotdb::IotdbFile& file = iotdb_data.layout().files[f];
+  const auto report = iotdb_data.deletion_reports().find(f);
+  const iotdb::DeletionFileReport* deletions = report == iotdb_data.deletion_reports().end() ? nullptr : &report->second;
+  if (json) {
+    out << ", \"iotdb\": {";
+    if (file.in_layout) {
+      out << "\"space\": \"" << (file.sequence ? "sequence" : "unsequence") << "\", \"database\": "
+          << JsonString(file.database) << ", \"region\": " << JsonString(file.region)
+          << ", \"partition\": " << file.partition << ", \"version\": " << file.name.version << ", ";
+    }
+    out << "\"deletions\": ";
+    if (deletions == nullptr) {
+      out << "null";
+    } else {
+      out << "{\"path\": " << JsonString(deletions->file.path) << ", \"format\": \""
+          << (deletions->file.format == iotdb::DeletionFormat::kMods2 ? "mods2" : "mods") << "\", \"entries\": "
+          << deletions->entries << ", \"damage\": "
+          << (deletions->damage.ok() ? "null" : JsonString(std::string(deletions->damage.message()))) << "}";
+    }
+    out << "}";
+    return;
+  }
+  out << "  iotdb: ";
+  if (file.in_layout) {
+    out << (file.sequence ? "sequence" : "unsequence") << ", database " << file.database << ", region "
+        << file.region << ", partition " << file.partition << ", version " << file.name.version << "; ";
+  }
+  if (deletions == nullptr) {
+    out << "no deletions\n";
+  } else {
+    out << "deletions applied: " << deletions->file.path << " (" << deletions->entries << " entries"
+        << (deletions->damage.ok() ? "" : ", damaged") << ")\n";
+  }
+}
+
+// The data directory's summary (after the files).
+void PrintIotdbSummary(const iotdb::IotdbLayout& layout, bool json, std::ostream& out) {
+  const std::vector<std::string> databases = layout.databases();
+  if (json) {
+    out << ",\n \"iotdb\": {\"data_dirs\": [";
+    for (size_t i = 0; i < layout.data_dirs.size(); ++i) out << (i ? ", " : "") << JsonString(layout.data_dirs[i]);
+    out << "], \"databases\": [";
+    for (size_t i = 0; i < databases.size(); ++i) out << (i ? ", " : "") << JsonString(databases[i]);
+    out << "], \"sequence_files\": " << layout.sequence_files() << ", \"unsequence_files\": "
+        << layout.unsequence_files() << ", \"deletion_files\": " << layout.deletion_files() << ", \"notes\": [";
+    for (size_t i = 0; i < layout.notes.size(); ++i) out << (i ? ", " : "") << JsonString(layout.notes[i]);
+    out << "]}";
+    return;
+  }
+  out << (layout.recognized ? "IoTDB data directory: " : "IoTDB deletion files: ") << databases.size()
+      << " databases";
+  for (size_t i = 0; i < databases.size(); ++i) out << (i ? ", " : " (") << databases[i] << (i + 1 == databases.size() ? ")" : "");
+  out << ", " << layout.sequence_files() << " sequence files, " << layout.unsequence_files() << " unsequence files, "
+      << layout.deletion_files() << " deletion files; rows and points below are as stored, before IoTDB's merge and "
+      << "deletions (cat, scan, agg and last apply them)\n";
+}
+
+int RunDatasetInfo(const Dataset& dataset, bool json, bool columns, const iotdb::IotdbDataset* iotdb_data = nullptr) {
   std::vector<FileSummary> summaries(dataset.files().size());
   std::map<std::string, TableTotals> tables;
   TreeSummary tree;
@@ -132,6 +193,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
                 << ", \"size\": " << dataset.files()[f].size << ", ";
       PrintFileJson(summaries[f], std::cout);
     }
+    if (iotdb_data != nullptr) PrintIotdbFile(*iotdb_data, f, json, std::cout);
     if (columns) {
       if (absl::Status s = PrintDetails(**reader, json, std::cout); !s.ok()) {
         return Fail(WithFileName(s, dataset.files()[f].path));
@@ -141,6 +203,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
   }
   if (json) std::cout << "\n ],\n \"tables\": [";
   if (!json) std::cout << "dataset: " << dataset.files().size() << " files\n";
+  if (!json && iotdb_data != nullptr) PrintIotdbSummary(iotdb_data->layout(), false, std::cout);
   size_t t = 0;
   for (const auto& [name, totals] : tables) {
     absl::StatusOr<TableSchema> schema = dataset.ReconciledSchema(name);
@@ -168,6 +231,7 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
       std::cout << ",\n \"tree\": {\"devices\": " << tree.devices << ", \"series\": " << tree.series
                 << ", \"points\": " << tree.points << "}";
     }
+    if (iotdb_data != nullptr) PrintIotdbSummary(iotdb_data->layout(), true, std::cout);
     std::cout << "}\n";
   } else if (has_tree) {
     std::cout << "tree model: " << tree.devices << " devices, " << tree.series << " series, " << tree.points
@@ -179,6 +243,10 @@ int RunDatasetInfo(const Dataset& dataset, bool json, bool columns) {
 }  // namespace
 
 int RunInfo(const Args& args) {
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
+  if (!iotdb_data.ok()) return Fail(iotdb_data.status());
+  if (*iotdb_data != nullptr) return RunDatasetInfo((*iotdb_data)->dataset(), args.Has("json"), args.Has("columns"), iotdb_data->get());
+  if (absl::Status unused = CheckIotdbFlagsUnused(args); !unused.ok()) return Fail(unused);
   if (!IsSingleFile(args)) {
     absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
     if (!dataset.ok()) return Fail(dataset.status());

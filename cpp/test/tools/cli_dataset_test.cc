@@ -143,22 +143,27 @@ TEST(CliGenTest, RefusesToOverwriteWithoutForce) {
   EXPECT_THAT(lzo.err, HasSubstr("supported: UNCOMPRESSED, LZ4, ZSTD, SNAPPY, GZIP"));
 }
 
-TEST(CliDatasetTest, AnIoTDBDeletionFileBesideAReadFileIsWarnedOf) {
+TEST(CliDatasetTest, AnIoTDBDeletionFileBesideAReadFileIsAppliedOrWithRawWarnedOf) {
   const std::string dir = CopiesDir("table_alltypes");
   const testing::ScopedTempPath cleanup(dir);
   const std::string mods = dir + "/a.tsfile.mods";
+  // A 1.x tree deletion: it matches no table device, so every row stays.
   std::ofstream(mods, std::ios::binary) << "DELETION,root.sg.d1.s1,100,0,1700000000000\n";
   std::ofstream(dir + "/sub/b.tsfile.mods", std::ios::binary);  // empty: nothing deleted, no warning
   for (const std::string& command : {"scan '" + dir + "'", "cat '" + dir + "' --columns id", "info '" + dir + "'",
                                      "info '" + dir + "/a.tsfile'", "devices '" + dir + "'"}) {
-    RunResult r = RunTsread(command);
-    ASSERT_EQ(r.exit_code, 0) << command << r.err;
-    EXPECT_THAT(r.err, HasSubstr("tsread: warning: " + mods)) << command;
-    EXPECT_THAT(r.err, HasSubstr("does not apply them")) << command;
-    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("b.tsfile.mods"))) << command;
+    RunResult applied = RunTsread(command);
+    ASSERT_EQ(applied.exit_code, 0) << command << applied.err;
+    EXPECT_EQ(applied.err, "") << command;
+    RunResult raw = RunTsread(command + " --raw");
+    ASSERT_EQ(raw.exit_code, 0) << command << raw.err;
+    EXPECT_THAT(raw.err, HasSubstr("tsread: warning: " + mods)) << command;
+    EXPECT_THAT(raw.err, HasSubstr("does not apply them")) << command;
+    EXPECT_THAT(raw.err, ::testing::Not(HasSubstr("b.tsfile.mods"))) << command;
   }
+  EXPECT_THAT(RunTsread("info '" + dir + "'").out, HasSubstr("deletions applied: " + mods + " (1 entries)"));
   std::filesystem::remove(mods);
-  EXPECT_THAT(RunTsread("scan '" + dir + "'").err, ::testing::Not(HasSubstr("warning")));
+  EXPECT_THAT(RunTsread("scan '" + dir + "' --raw").err, ::testing::Not(HasSubstr("warning")));
 }
 
 }  // namespace

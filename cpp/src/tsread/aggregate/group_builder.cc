@@ -23,6 +23,14 @@ void GroupBuilder::StartFile(const TsFileReader& reader, const TableSchema& own)
   last_group_ = nullptr;
 }
 
+void GroupBuilder::StartMergedRows(const TableSchema& own) {
+  reader_ = nullptr;
+  own_ = &own;
+  file_devices_.clear();
+  last_group_ = nullptr;
+  last_device_ = nullptr;
+}
+
 bool GroupBuilder::InOneGroup(const Statistics& time) const {
   return range_.Covers(time) && buckets_.Index(time.start_time) == buckets_.Index(time.end_time);
 }

@@ -30,6 +30,9 @@ class GroupBuilder : public StatisticsFilter {
   // Before the scan of a file: its reader (for chunk headers) and its own schema of the table
   // (where the TAG values are in its device ids). Both must outlive the file's scan.
   void StartFile(const TsFileReader& reader, const TableSchema& own);
+  // Before merged rows of a device (iotdb_aggregate.h): the table's schema in a file they come
+  // from (where its TAG values are). No statistics are taken from merged rows.
+  void StartMergedRows(const TableSchema& own);
 
   absl::StatusOr<bool> Take(const RowStatistics& rows) override;
   // A page's rows from the first in the group of its last row (inside the range) on, when they

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/aggregate/aggregate_shape.h"
 #include "tsread/aggregate/group_builder.h"
 #include "tsread/aggregate/time_bucket.h"
 #include "tsread/dataset/dataset_scanner.h"
@@ -41,14 +42,14 @@ absl::StatusOr<std::vector<ColumnSchema>> FieldColumns(const TableSchema& schema
   return out;
 }
 
-// The result's shape: table, aggregated columns and TAG columns, without groups.
-absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOptions& options) {
+}  // namespace
+
+absl::StatusOr<TableAggregate> AggregateShape(const TableSchema& schema, const AggregateOptions& options) {
   if (options.bucket_width < 0) {
     return absl::InvalidArgumentError(absl::StrCat("bucket width must be positive, not ", options.bucket_width));
   }
   TableAggregate out;
-  TSREAD_ASSIGN_OR_RETURN(out.table, dataset.TableToRead(options.table));
-  TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(out.table));
+  out.table = schema.name;
   if (!options.no_columns) {
     TSREAD_ASSIGN_OR_RETURN(out.columns, FieldColumns(schema, options.columns));
   }
@@ -58,6 +59,14 @@ absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOpti
   return out;
 }
 
+namespace {
+
+// The result's shape: table, aggregated columns and TAG columns, without groups.
+absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOptions& options) {
+  TSREAD_ASSIGN_OR_RETURN(std::string table, dataset.TableToRead(options.table));
+  TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(table));
+  return AggregateShape(schema, options);
+}
 
 // A group of no rows in bucket `index`, with the device and tags of `key` (by table: none).
 GroupAggregate EmptyGroup(const TableAggregate& out, const GroupAggregate& key, const TimeBuckets& buckets,
@@ -69,6 +78,8 @@ GroupAggregate EmptyGroup(const TableAggregate& out, const GroupAggregate& key, 
   for (const ColumnSchema& c : out.columns) g.columns.emplace_back(c.data_type);
   return g;
 }
+
+}  // namespace
 
 absl::Status FillEmptyBuckets(const AggregateOptions& options, TableAggregate& out) {
   if (options.bucket_width <= 0) return absl::InvalidArgumentError("filling empty buckets needs a bucket width");
@@ -120,8 +131,6 @@ absl::Status FillEmptyBuckets(const AggregateOptions& options, TableAggregate& o
   out.groups = std::move(filled);
   return absl::OkStatus();
 }
-
-}  // namespace
 
 std::string TableAggregate::DeviceIdColumn() const {
   std::string name = "device";

@@ -44,7 +44,7 @@ bool TimeChunksIncrease(const std::vector<TimeseriesMetadata>& series) {
 
 }  // namespace
 
-bool DeviceIdLess(const DeviceId& a, const DeviceId& b) {
+bool DeviceIdPrecedes(const DeviceId& a, const DeviceId& b) {
   const size_t n = std::min(a.segment_count(), b.segment_count());
   for (size_t i = 0; i < n; ++i) {
     const std::optional<std::string_view> x = a.segment(i), y = b.segment(i);
@@ -55,13 +55,6 @@ bool DeviceIdLess(const DeviceId& a, const DeviceId& b) {
   }
   return a.segment_count() < b.segment_count();
 }
-
-// One file's part of a device's merge.
-struct MergedScanner::Source {
-  size_t file = 0;  // in the dataset
-  const DatasetScanner::FileScan* scan = nullptr;
-  size_t device = 0;  // planned device index in scan->scanner
-};
 
 absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Dataset& dataset, DatasetScanOptions options,
                                                                      std::vector<MergeGroup> groups, SourceMaskFn mask) {
@@ -102,113 +95,142 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   return scanner;
 }
 
-absl::Status MergedScanner::Scan(const std::function<absl::Status(const TableBatch&)>& consume) const {
+absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor() const {
   TSREAD_ASSIGN_OR_RETURN(RowFilter filter, RowFilter::Bind(row_predicates_, inner_->projection()));
-  for (const MergeGroup& group : groups_) TSREAD_RETURN_IF_ERROR(ScanGroup(group, consume, filter));
-  return absl::OkStatus();
+  return Cursor(this, std::move(filter));
 }
 
-absl::Status MergedScanner::ScanGroup(const MergeGroup& group,
-                                      const std::function<absl::Status(const TableBatch&)>& consume,
-                                      RowFilter& filter) const {
-  // Every file of the group planned at once: a device's sources are read side by side.
-  std::vector<std::optional<DatasetScanner::FileScan>> plans;
-  plans.reserve(group.files.size());
-  struct Entry {
-    const DeviceId* id;
-    Source source;
-    size_t rank;  // place in the group: priority
-  };
-  std::vector<Entry> entries;
-  for (size_t rank = 0; rank < group.files.size(); ++rank) {
-    const size_t file = group.files[rank];
-    TSREAD_ASSIGN_OR_RETURN(plans.emplace_back(), inner_->PlanFile(file, 1));
-    if (!plans.back().has_value()) continue;
-    const TableScanner& s = *plans.back()->scanner;
-    for (size_t i = 0; i < s.device_count(); ++i) {
-      entries.push_back(Entry{&s.planned_device(i).id, Source{file, &*plans.back(), i}, rank});
-    }
+absl::Status MergedScanner::Scan(const std::function<absl::Status(const TableBatch&)>& consume) const {
+  TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor());
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
+    if (batch == nullptr) return absl::OkStatus();
+    TSREAD_RETURN_IF_ERROR(consume(*batch));
   }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    if (DeviceIdLess(*a.id, *b.id)) return true;
-    if (DeviceIdLess(*b.id, *a.id)) return false;
+}
+
+MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter)
+    : scanner_(scanner), filter_(std::move(filter)) {}
+
+absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
+  const Dataset& dataset = *scanner_->dataset_;
+  while (true) {
+    if (mode_ == Mode::kStream) {
+      absl::StatusOr<TableBatch*> batch = cursor_->Next();
+      if (!batch.ok()) return WithFileName(batch.status(), dataset.files()[stream_file_].path);
+      if (*batch == nullptr) {
+        mode_ = Mode::kNone;
+        continue;
+      }
+      TSREAD_RETURN_IF_ERROR(filter_.Apply(**batch));
+      if ((*batch)->num_rows() > 0) return *batch;
+      continue;
+    }
+    if (mode_ == Mode::kMerged) {
+      if (merged_next_ >= merged_.num_rows()) {
+        mode_ = Mode::kNone;
+        continue;
+      }
+      const size_t count = std::min(scanner_->batch_rows_, merged_.num_rows() - merged_next_);
+      CopyRowsToBatch(merged_, merged_next_, count, out_);
+      merged_next_ += count;
+      TSREAD_RETURN_IF_ERROR(filter_.Apply(out_));
+      if (out_.num_rows() > 0) return &out_;
+      continue;
+    }
+    if (next_entry_ < entries_.size()) {
+      TSREAD_RETURN_IF_ERROR(StartDevice());
+      continue;
+    }
+    if (next_group_ < scanner_->groups_.size()) {
+      TSREAD_RETURN_IF_ERROR(StartGroup());
+      continue;
+    }
+    return nullptr;
+  }
+}
+
+absl::Status MergedScanner::Cursor::StartGroup() {
+  const MergeGroup& group = scanner_->groups_[next_group_++];
+  // Every file of the group planned at once: a device's sources are read side by side.
+  entries_.clear();
+  next_entry_ = 0;
+  plans_.clear();
+  plans_.reserve(group.files.size());
+  for (size_t rank = 0; rank < group.files.size(); ++rank) {
+    TSREAD_ASSIGN_OR_RETURN(plans_.emplace_back(), scanner_->inner_->PlanFile(group.files[rank], 1));
+    if (!plans_.back().has_value()) continue;
+    const TableScanner& s = *plans_.back()->scanner;
+    for (size_t i = 0; i < s.device_count(); ++i) entries_.push_back(Entry{&s.planned_device(i).id, rank, i});
+  }
+  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+    if (DeviceIdPrecedes(*a.id, *b.id)) return true;
+    if (DeviceIdPrecedes(*b.id, *a.id)) return false;
     return a.rank < b.rank;
   });
-  std::vector<Source> sources;
-  for (size_t e = 0; e < entries.size();) {
-    sources.clear();
-    size_t end = e;
-    while (end < entries.size() && *entries[end].id == *entries[e].id) sources.push_back(entries[end++].source);
-    TSREAD_RETURN_IF_ERROR(ScanDevice(sources, consume, filter));
-    e = end;
-  }
   return absl::OkStatus();
 }
 
-absl::Status MergedScanner::ScanDevice(std::vector<Source>& sources,
-                                       const std::function<absl::Status(const TableBatch&)>& consume,
-                                       RowFilter& filter) const {
-  const std::vector<ProjectedColumn>& read_columns = inner_->projection();
-  std::vector<SourceMask> masks(sources.size());
-  bool plain = sources.size() == 1;
-  for (size_t k = 0; k < sources.size(); ++k) {
-    const Source& s = sources[k];
-    const PlannedDevice& device = s.scan->scanner->planned_device(s.device);
-    absl::StatusOr<std::vector<TimeseriesMetadata>> series = s.scan->reader->ReadTimeseries(device.location);
-    if (!series.ok()) return WithFileName(series.status(), dataset_->files()[s.file].path);
-    if (mask_) {
-      absl::StatusOr<SourceMask> mask = mask_(s.file, device.id, *series, read_columns);
-      if (!mask.ok()) return WithFileName(mask.status(), dataset_->files()[s.file].path);
-      masks[k] = std::move(*mask);
+absl::Status MergedScanner::Cursor::Open(const Entry& source) {
+  const DatasetScanner::FileScan& plan = *plans_[source.rank];
+  stream_file_ = scanner_->groups_[next_group_ - 1].files[source.rank];
+  absl::Status status = plan.scanner->OpenCursorInto(ScanSplit{source.device, 1, 0, 0, 0, 0}, cursor_);
+  return status.ok() ? status : WithFileName(status, scanner_->dataset_->files()[stream_file_].path);
+}
+
+absl::Status MergedScanner::Cursor::StartDevice() {
+  const Dataset& dataset = *scanner_->dataset_;
+  const std::vector<size_t>& group = scanner_->groups_[next_group_ - 1].files;
+  const std::vector<ProjectedColumn>& read_columns = scanner_->inner_->projection();
+  // The device's sources, lowest priority first.
+  const size_t first = next_entry_;
+  while (next_entry_ < entries_.size() && *entries_[next_entry_].id == *entries_[first].id) ++next_entry_;
+  std::vector<SourceMask> masks(next_entry_ - first);
+  bool stream = masks.size() == 1;
+  for (size_t k = first; k < next_entry_; ++k) {
+    const Entry& e = entries_[k];
+    const DatasetScanner::FileScan& plan = *plans_[e.rank];
+    const PlannedDevice& device = plan.scanner->planned_device(e.device);
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = plan.reader->ReadTimeseries(device.location);
+    if (!series.ok()) return WithFileName(series.status(), dataset.files()[group[e.rank]].path);
+    if (scanner_->mask_) {
+      absl::StatusOr<SourceMask> mask = scanner_->mask_(group[e.rank], device.id, *series, read_columns);
+      if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[group[e.rank]].path);
+      masks[k - first] = std::move(*mask);
     }
-    plain = plain && masks[k].empty() && TimeChunksIncrease(*series);
+    stream = stream && masks[k - first].empty() && TimeChunksIncrease(*series);
   }
-  std::optional<TableScanner::Cursor> cursor;
-  auto open = [&](const Source& s) -> absl::Status {
-    absl::Status status = s.scan->scanner->OpenCursorInto(ScanSplit{s.device, 1, 0, 0, 0, 0}, cursor);
-    return status.ok() ? status : WithFileName(status, dataset_->files()[s.file].path);
-  };
-  if (plain) {
-    TSREAD_RETURN_IF_ERROR(open(sources[0]));
-    while (true) {
-      absl::StatusOr<TableBatch*> batch = cursor->Next();
-      if (!batch.ok()) return WithFileName(batch.status(), dataset_->files()[sources[0].file].path);
-      if (*batch == nullptr) return absl::OkStatus();
-      TSREAD_RETURN_IF_ERROR(filter.Apply(**batch));
-      if ((*batch)->num_rows() > 0) TSREAD_RETURN_IF_ERROR(consume(**batch));
-    }
+  if (stream) {
+    TSREAD_RETURN_IF_ERROR(Open(entries_[first]));
+    mode_ = Mode::kStream;
+    return absl::OkStatus();
   }
   // Each source's rows in memory, masked and cut into runs of increasing time; runs in priority order.
   std::vector<SourceRows> runs;
-  TableBatch out;
-  for (size_t k = 0; k < sources.size(); ++k) {
-    TSREAD_RETURN_IF_ERROR(open(sources[k]));
+  for (size_t k = first; k < next_entry_; ++k) {
+    TSREAD_RETURN_IF_ERROR(Open(entries_[k]));
     std::optional<SourceRows> rows;
     while (true) {
-      absl::StatusOr<TableBatch*> batch = cursor->Next();
-      if (!batch.ok()) return WithFileName(batch.status(), dataset_->files()[sources[k].file].path);
+      absl::StatusOr<TableBatch*> batch = cursor_->Next();
+      if (!batch.ok()) return WithFileName(batch.status(), dataset.files()[stream_file_].path);
       if (*batch == nullptr) break;
       if (!rows.has_value()) {
         rows = EmptyRowsLike(**batch, read_columns.size());
-        out.device = (*batch)->device == nullptr ? nullptr : &sources[k].scan->scanner->planned_device(sources[k].device).id;
-        out.projection = (*batch)->projection;
-        out.file = (*batch)->file;
+        out_.device = entries_[k].id;
+        out_.projection = (*batch)->projection;
+        out_.file = (*batch)->file;
       }
       AppendRows(**batch, *rows);
     }
     if (!rows.has_value()) continue;
-    ApplyMask(masks[k], *rows);
+    ApplyMask(masks[k - first], *rows);
     for (SourceRows& run : SplitRuns(std::move(*rows))) runs.push_back(std::move(run));
   }
-  if (runs.empty()) return absl::OkStatus();
   std::vector<const SourceRows*> order;
   for (const SourceRows& run : runs) order.push_back(&run);
-  const SourceRows merged = MergeRuns(order);
-  for (size_t begin = 0; begin < merged.num_rows(); begin += batch_rows_) {
-    CopyRowsToBatch(merged, begin, std::min(batch_rows_, merged.num_rows() - begin), out);
-    TSREAD_RETURN_IF_ERROR(filter.Apply(out));
-    if (out.num_rows() > 0) TSREAD_RETURN_IF_ERROR(consume(out));
-  }
+  merged_ = MergeRuns(order);
+  merged_next_ = 0;
+  mode_ = Mode::kMerged;
   return absl::OkStatus();
 }
 

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -52,18 +53,51 @@ class MergedScanner {
   const TableSchema& schema() const { return inner_->schema(); }
   const DatasetScanner& inner() const { return *inner_; }
 
-  // Every merged batch, in group order. A batch's `columns` hold the projection's columns first
-  // (and may hold more, the predicates' columns); its `file` is the highest-priority source's.
-  // Stops at the consumer's first error.
+  // A pull-based read of the merged rows on the calling thread: batches in group order, devices
+  // in order within a group, a device's rows in time order. A batch's `columns` hold the
+  // projection's columns first (and may hold more, the predicates' columns); its `file` is the
+  // highest-priority source's.
+  class Cursor {
+   public:
+    // The next non-empty batch, or nullptr at the end; valid until the next call (the caller may
+    // move buffers out of it).
+    absl::StatusOr<TableBatch*> Next();
+
+   private:
+    friend class MergedScanner;
+    // One device of a group in one of its files.
+    struct Entry {
+      const DeviceId* id = nullptr;
+      size_t rank = 0;    // the file's place in the group: its priority
+      size_t device = 0;  // planned device index in the file's scanner
+    };
+    explicit Cursor(const MergedScanner* scanner, RowFilter filter);
+    // Plans the next group's files and lists their devices.
+    absl::Status StartGroup();
+    // Starts the next device of the group: streamed as its one source reads it, or merged.
+    absl::Status StartDevice();
+    absl::Status Open(const Entry& source);
+
+    const MergedScanner* scanner_;
+    RowFilter filter_;
+    size_t next_group_ = 0;
+    std::vector<std::optional<DatasetScanner::FileScan>> plans_;  // the group's files, by rank
+    std::vector<Entry> entries_;                                  // the group's devices, by id then rank
+    size_t next_entry_ = 0;
+    enum class Mode { kNone, kStream, kMerged } mode_ = Mode::kNone;
+    std::optional<TableScanner::Cursor> cursor_;
+    size_t stream_file_ = 0;
+    SourceRows merged_;
+    size_t merged_next_ = 0;
+    TableBatch out_;
+  };
+  // Errors: a predicate that does not bind (as Create's).
+  absl::StatusOr<Cursor> OpenCursor() const;
+  // Every batch of OpenCursor, to `consume`; stops at the consumer's first error.
   absl::Status Scan(const std::function<absl::Status(const TableBatch&)>& consume) const;
 
  private:
-  struct Source;
   MergedScanner() = default;
-  absl::Status ScanGroup(const MergeGroup& group, const std::function<absl::Status(const TableBatch&)>& consume,
-                         RowFilter& filter) const;
-  absl::Status ScanDevice(std::vector<Source>& sources, const std::function<absl::Status(const TableBatch&)>& consume,
-                          RowFilter& filter) const;
 
   const Dataset* dataset_ = nullptr;
   std::unique_ptr<DatasetScanner> inner_;  // reads the sources: no value predicates but the tags'
@@ -75,7 +109,7 @@ class MergedScanner {
 };
 
 // Devices in a stable order for merging across files: segment by segment, a null segment first.
-bool DeviceIdLess(const DeviceId& a, const DeviceId& b);
+bool DeviceIdPrecedes(const DeviceId& a, const DeviceId& b);
 
 }  // namespace tsread
 

@@ -57,9 +57,11 @@ struct TreeScanOptions {
   TimeRange time_range;
 };
 
-// A series' points: `values` has one slot per time, null where the series has no value there.
+// A series' points: rows [begin, end) of `times` and `values` (one slot per time, null where the
+// series has no value there), all inside the scan's time range, times ascending.
 using TreePointsFn = std::function<absl::Status(std::string_view device, std::string_view measurement,
-                                                const std::vector<int64_t>& times, const ColumnVector& values)>;
+                                                const std::vector<int64_t>& times, const ColumnVector& values,
+                                                size_t begin, size_t end)>;
 
 class IotdbDataset {
  public:

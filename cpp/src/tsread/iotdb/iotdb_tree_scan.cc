@@ -37,6 +37,16 @@ bool ChunksIncrease(const TimeseriesMetadata& series) {
   return true;
 }
 
+// Calls consume with the rows of `times` inside `range` (times ascend), if any.
+absl::Status ConsumeInRange(const TreePointsFn& consume, std::string_view device, std::string_view measurement,
+                            const std::vector<int64_t>& times, const ColumnVector& values, const TimeRange& range) {
+  const auto begin = std::lower_bound(times.begin(), times.end(), range.start);
+  const auto end = std::upper_bound(begin, times.end(), range.end);
+  if (begin == end) return absl::OkStatus();
+  return consume(device, measurement, times, values, static_cast<size_t>(begin - times.begin()),
+                 static_cast<size_t>(end - times.begin()));
+}
+
 }  // namespace
 
 absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const {
@@ -116,7 +126,8 @@ absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePo
             if (!batch.ok()) return WithFileName(batch.status(), path);
             if (*batch == nullptr) break;
             if (plain) {
-              if (!(*batch)->times.empty()) TSREAD_RETURN_IF_ERROR(consume(name, measurement, (*batch)->times, (*batch)->values));
+              TSREAD_RETURN_IF_ERROR(
+                  ConsumeInRange(consume, name, measurement, (*batch)->times, (*batch)->values, options.time_range));
               continue;
             }
             if (!typed) {
@@ -138,7 +149,8 @@ absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePo
         std::vector<const SourceRows*> order;
         for (const SourceRows& run : runs) order.push_back(&run);
         const SourceRows merged = MergeRuns(order);
-        if (merged.num_rows() > 0) TSREAD_RETURN_IF_ERROR(consume(name, measurement, merged.times, merged.columns[0]));
+        TSREAD_RETURN_IF_ERROR(
+            ConsumeInRange(consume, name, measurement, merged.times, merged.columns[0], options.time_range));
       }
     }
   }

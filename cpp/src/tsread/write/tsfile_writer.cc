@@ -134,7 +134,8 @@ absl::Status TsFileWriter::CheckRows(const DeviceId& device, std::span<const int
   // Java rejects non-increasing times per device (AlignedChunkGroupWriterImpl.checkIsHistoryData).
   auto it = devices_.find(device);
   for (size_t r = 0; r < times.size(); ++r) {
-    const bool ordered = r > 0 ? times[r] > times[r - 1] : (it == devices_.end() || times[0] > it->second.last_time);
+    const bool ordered = r > 0 ? times[r] > times[r - 1]
+                               : (it == devices_.end() || options_.chunk_groups_in_any_order || times[0] > it->second.last_time);
     if (!ordered) {
       return absl::InvalidArgumentError(absl::StrCat("device ", device.ToString(), ": time ", times[r], " at row ", r,
                                                      " does not follow the previous time"));

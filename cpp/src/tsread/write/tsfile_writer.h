@@ -41,6 +41,11 @@ struct TableWriterOptions {
   size_t max_page_bytes = 64 * 1024;
   // Fan-out of the index tree (TSFileConfig.maxDegreeOfIndexNode), at least 2.
   int max_index_degree = 256;
+  // Whether a device's chunk group may hold times at or before its earlier ones (each chunk group's
+  // own times still increase): IoTDB's unsequence files, one chunk group per flush of out-of-order
+  // writes, where a later chunk's value of a time replaces an earlier chunk's. Java's table writer
+  // refuses them.
+  bool chunk_groups_in_any_order = false;
 };
 
 class TsFileWriter {

@@ -1,0 +1,23 @@
+// Aggregates of IoTDB data (iotdb/iotdb_dataset.h): the same answers as Aggregate and
+// AggregateTree (table_aggregate.h, tree_aggregate.h), over the rows IoTDB's merge and deletions
+// leave. A file's statistics describe its rows as written — points another file replaces, rows a
+// deletion removes — so every row is decoded here and none is answered from statistics.
+#ifndef TSREAD_AGGREGATE_IOTDB_AGGREGATE_H_
+#define TSREAD_AGGREGATE_IOTDB_AGGREGATE_H_
+
+#include "absl/status/statusor.h"
+#include "tsread/aggregate/table_aggregate.h"
+#include "tsread/aggregate/tree_aggregate.h"
+#include "tsread/iotdb/iotdb_dataset.h"
+
+namespace tsread {
+
+// Errors as Aggregate's, and those of IotdbDataset::ScanTable (a table in several databases).
+absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset, const AggregateOptions& options);
+// Errors as AggregateTree's.
+absl::StatusOr<TreeAggregate> AggregateIotdbTree(const iotdb::IotdbDataset& dataset,
+                                                 const TreeAggregateOptions& options);
+
+}  // namespace tsread
+
+#endif  // TSREAD_AGGREGATE_IOTDB_AGGREGATE_H_

@@ -1,0 +1,149 @@
+// The CLI on IoTDB data: the visible data directory read as IoTDB answers (its expected CSVs), the
+// files as written with --raw (its raw CSVs), and the flags that choose a database.
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "testing/cli_runner.h"
+#include "testing/fixtures.h"
+
+namespace tsread {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RunResult;
+using testing::RunTsread;
+
+std::string FixtureDir() { return testing::FixturesDir() + "/iotdb_datadir"; }
+
+// The lines of `text` after its header, sorted (the fixture's rows are in any order).
+std::vector<std::string> SortedBody(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  if (!lines.empty()) lines.erase(lines.begin());
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+TEST(CliIotdbTest, CatPrintsWhatIotdbAnswers) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult table = RunTsread("cat " + data);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(table.err, "");  // deletions applied: nothing to warn of
+  EXPECT_EQ(SortedBody(table.out), SortedBody(testing::ReadWholeFile(FixtureDir() + "/expected/t.csv")));
+  RunResult tree = RunTsread("cat " + data + " --tree");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out, testing::ReadWholeFile(FixtureDir() + "/expected/tree.csv"));  // in device, measurement, time order
+  // The database folders given one by one read the same.
+  RunResult folders = RunTsread("cat '" + FixtureDir() + "/data/sequence/db1' '" + FixtureDir() + "/data/unsequence/db1'");
+  ASSERT_EQ(folders.exit_code, 0) << folders.err;
+  EXPECT_EQ(SortedBody(folders.out), SortedBody(table.out));
+}
+
+TEST(CliIotdbTest, RawReadsTheFilesAsWritten) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult table = RunTsread("cat " + data + " --raw");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.err, HasSubstr("records IoTDB deletions"));
+  EXPECT_EQ(SortedBody(table.out), SortedBody(testing::ReadWholeFile(FixtureDir() + "/raw/t.csv")));
+  RunResult tree = RunTsread("cat " + data + " --raw --tree");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(SortedBody(tree.out), SortedBody(testing::ReadWholeFile(FixtureDir() + "/raw/tree.csv")));
+}
+
+TEST(CliIotdbTest, ScanCountsTheMergedRowsAndFiltersAfterTheMerge) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult scan = RunTsread("scan " + data + " --json");
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(nlohmann::json::parse(scan.out)["rows"], 5);
+  RunResult raw = RunTsread("scan " + data + " --json --raw");
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_EQ(nlohmann::json::parse(raw.out)["rows"], 8);
+  // s1 = 3 was replaced by the unsequence file's 30 at T0+2: no row has it any more.
+  RunResult where = RunTsread("cat " + data + " --where 's1 = 3 OR s1 = 30' --columns s1");
+  ASSERT_EQ(where.exit_code, 0) << where.err;
+  EXPECT_EQ(where.out, "time,s1\n1700000000002,30\n");
+}
+
+TEST(CliIotdbTest, DatabaseFlags) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult tree = RunTsread("cat " + data + " --tree --database root.sg1 --measurements s2");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out, "device,measurement,time,value\nroot.sg1.d2,s2,1700000000000,9.5\n");
+  RunResult unknown = RunTsread("cat " + data + " --database nope");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("--database nope: no such database"));
+  RunResult wrong = RunTsread("cat " + data + " --database root.sg1");
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_THAT(wrong.err, HasSubstr("database \"root.sg1\" has no table"));
+  RunResult raw = RunTsread("cat " + data + " --raw --database db1");
+  EXPECT_EQ(raw.exit_code, 1);
+  EXPECT_THAT(raw.err, HasSubstr("--database does not go with --raw"));
+}
+
+// agg and last answer from the merged rows: expected/t.csv has a: s1 1, 2, 30, 4 and s2 1.5, 2.25,
+// 3.5, 4.5; b: s1 10, s2 10.5 (its T0+1 row deleted). expected/tree.csv: d1.s1 2 and 30, d2.s1 1,
+// d2.s2 9.5.
+TEST(CliIotdbTest, AggAndLastAnswerFromTheMergedRows) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult agg = RunTsread("agg " + data + " --columns s1 --json");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  nlohmann::json groups = nlohmann::json::parse(agg.out)["groups"];
+  ASSERT_EQ(groups.size(), 2u) << agg.out;
+  EXPECT_EQ(groups[0]["rows"], 4);
+  EXPECT_EQ(groups[0]["columns"]["s1"]["sum"], 37);
+  EXPECT_EQ(groups[0]["columns"]["s1"]["max"], 30);
+  EXPECT_EQ(groups[1]["rows"], 1);
+  EXPECT_EQ(groups[1]["columns"]["s1"]["sum"], 10);
+  RunResult last = RunTsread("last " + data);
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_EQ(last.out, "device,tag1,tag2,time,s1,s1_time,s2,s2_time\n"
+                      "\"t.a\",\"a\",,1700000000003,4,1700000000003,4.5,1700000000003\n"
+                      "\"t.b\",\"b\",,1700000000000,10,1700000000000,10.5,1700000000000\n");
+  RunResult tree = RunTsread("last " + data + " --tree");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out, "device,measurement,time,value\nroot.sg1.d1,s1,1700000000002,30\n"
+                      "root.sg1.d2,s1,1700000000000,1\nroot.sg1.d2,s2,1700000000000,9.5\n");
+  RunResult count = RunTsread("agg " + data + " --tree --measurements s1");
+  ASSERT_EQ(count.exit_code, 0) << count.err;
+  EXPECT_THAT(count.out, HasSubstr("root.sg1.d1,s1,2,2,30,2,30,32,"));
+}
+
+TEST(CliIotdbTest, InfoAndDevicesDescribeTheDataDirectory) {
+  const std::string data = "'" + FixtureDir() + "/data'";
+  RunResult info = RunTsread("info " + data + " --json");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  nlohmann::json j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(j["iotdb"]["databases"], nlohmann::json({"db1", "root.sg1"}));
+  EXPECT_EQ(j["iotdb"]["sequence_files"], 2);
+  EXPECT_EQ(j["iotdb"]["unsequence_files"], 2);
+  EXPECT_EQ(j["iotdb"]["deletion_files"], 2);
+  size_t with_deletions = 0;
+  for (const nlohmann::json& f : j["files"]) {
+    EXPECT_TRUE(f["iotdb"]["space"] == "sequence" || f["iotdb"]["space"] == "unsequence");
+    if (!f["iotdb"]["deletions"].is_null()) {
+      ++with_deletions;
+      EXPECT_EQ(f["iotdb"]["space"], "sequence");
+      EXPECT_EQ(f["iotdb"]["deletions"]["format"], "mods2");
+    }
+  }
+  EXPECT_EQ(with_deletions, 2u);
+  RunResult devices = RunTsread("devices " + data + " --json");
+  ASSERT_EQ(devices.exit_code, 0) << devices.err;
+  nlohmann::json listed = nlohmann::json::parse(devices.out)["devices"];
+  ASSERT_EQ(listed.size(), 4u);
+  EXPECT_EQ(listed[1]["id"], "t.b");
+  EXPECT_EQ(listed[1]["rows"], 1);  // as stored: 2
+  EXPECT_EQ(listed[3]["id"], "root.sg1.d2");
+  EXPECT_EQ(listed[3]["rows"], 1);
+  EXPECT_EQ(listed[3]["points"], 2);
+}
+
+}  // namespace
+}  // namespace tsread
