@@ -187,13 +187,19 @@ def test_a_dask_partition_names_the_corrupt_file(test_files, tmp_path):
     assert e.value.file == str(path) and e.value.offset is not None
 
 
-def test_an_iotdb_deletion_file_is_warned_of(tmp_path, alltypes):
+def test_an_iotdb_deletion_file_is_applied_or_with_raw_warned_of(tmp_path, alltypes):
     path = tmp_path / "a.tsfile"
     path.write_bytes(open(alltypes, "rb").read())
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tsread.read_table(str(path), columns=["f_int32"])  # no deletion file: no warning
+    # A 1.x tree deletion beside a table file: applied (it matches no table device), no warning.
     (tmp_path / "a.tsfile.mods").write_bytes(b"DELETION,root.sg.d1.s1,100,0,1700000000000\n")
-    with pytest.warns(UserWarning, match=r"a\.tsfile\.mods .*does not apply them"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         df = tsread.read_table(str(path), columns=["f_int32"])
+    assert len(df) == 100000
+    assert tsread.open(str(path)).is_iotdb
+    with pytest.warns(UserWarning, match=r"a\.tsfile\.mods .*does not apply them"):
+        df = tsread.read_table(str(path), columns=["f_int32"], raw=True)
     assert len(df) == 100000  # read as the file holds them

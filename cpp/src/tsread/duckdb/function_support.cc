@@ -1,8 +1,12 @@
 #include "tsread/duckdb/function_support.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/dataset/merged_scan.h"
+#include "tsread/duckdb/table_parameters.h"
 #include "tsread/duckdb/time_parameters.h"
 
 namespace tsread::duckdb_ext {
@@ -53,6 +57,91 @@ bool NamedBool(duckdb_bind_info info, const char* name) {
   return out;
 }
 
+namespace {
+
+// The path parameter's inputs (a VARCHAR or a list of them).
+absl::StatusOr<std::vector<std::string>> PathParameter(duckdb_bind_info info, const char* function) {
+  if (duckdb_bind_get_parameter_count(info) < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": missing path"));
+  }
+  duckdb_value path_value = duckdb_bind_get_parameter(info, 0);
+  if (duckdb_is_null_value(path_value)) {
+    duckdb_destroy_value(&path_value);
+    return absl::InvalidArgumentError(absl::StrCat(function, ": the path is NULL"));
+  }
+  std::vector<std::string> paths;
+  absl::Status status = PathsOf(path_value, function, paths);
+  duckdb_destroy_value(&path_value);
+  if (!status.ok()) return status;
+  return paths;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> OpenIotdbParameter(duckdb_bind_info info,
+                                                                              const char* function) {
+  const std::optional<std::string> database = NamedString(info, "database");
+  const bool raw = NamedBool(info, "raw");
+  absl::StatusOr<std::vector<std::string>> paths = PathParameter(info, function);
+  if (!paths.ok()) return paths.status();
+  absl::StatusOr<iotdb::IotdbLayout> layout =
+      raw ? absl::StatusOr<iotdb::IotdbLayout>(absl::CancelledError()) : iotdb::FindLayout(*paths);
+  if (!layout.ok() || !iotdb::AppliesRules(*layout)) {
+    if (database.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(function, raw ? ": database := does not go with raw := true"
+                                                                   : ": database := applies to IoTDB data only, and the input holds none"));
+    }
+    return std::shared_ptr<const iotdb::IotdbDataset>();
+  }
+  iotdb::IotdbOptions options;
+  options.database = database.value_or("");
+  options.ignore_errors = NamedBool(info, "ignore_errors");
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> data = iotdb::IotdbDataset::OpenLayout(std::move(*layout), options);
+  if (!data.ok()) return data.status();
+  if (database.has_value()) {
+    const std::vector<std::string> databases = (*data)->layout().databases();
+    if (std::find(databases.begin(), databases.end(), *database) == databases.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(function, ": database := '", *database, "': no such database in the input"));
+    }
+  }
+  for (const DatasetFile& file : (*data)->dataset().files()) {
+    if (!file.status.ok()) return WithFileName(file.status, file.path);
+  }
+  return std::shared_ptr<const iotdb::IotdbDataset>(std::move(*data));
+}
+
+absl::StatusOr<DataParameter> OpenDataParameter(duckdb_bind_info info, const char* function) {
+  DataParameter data;
+  absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> iotdb_data = OpenIotdbParameter(info, function);
+  if (!iotdb_data.ok()) return iotdb_data.status();
+  data.iotdb = std::move(*iotdb_data);
+  if (data.iotdb != nullptr) {
+    data.dataset = std::shared_ptr<const Dataset>(data.iotdb, &data.iotdb->dataset());
+    return data;
+  }
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
+  if (!dataset.ok()) return dataset.status();
+  data.dataset = std::move(*dataset);
+  return data;
+}
+
+absl::StatusOr<std::pair<std::string, TableSchema>> TableOfData(const DataParameter& data,
+                                                                const std::optional<std::string>& table_name,
+                                                                const char* function) {
+  if (data.iotdb != nullptr) {
+    DatasetScanOptions probe;
+    probe.table = table_name.value_or("");
+    absl::StatusOr<std::unique_ptr<MergedScanner>> merged = data.iotdb->ScanTable(probe);
+    if (!merged.ok()) return absl::Status(merged.status().code(), absl::StrCat(function, ": ", merged.status().message()));
+    return std::make_pair((*merged)->inner().options().table, (*merged)->schema());
+  }
+  absl::StatusOr<std::string> table = ChooseTable(*data.dataset, table_name, function);
+  if (!table.ok()) return table.status();
+  absl::StatusOr<TableSchema> schema = data.dataset->ReconciledSchema(*table);
+  if (!schema.ok()) return schema.status();
+  return std::make_pair(*table, std::move(*schema));
+}
+
 absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function) {
   if (duckdb_bind_get_parameter_count(info) < 1) {
     return absl::InvalidArgumentError(absl::StrCat(function, ": missing path"));
@@ -100,6 +189,9 @@ duckdb_table_function NewDatasetTableFunction(const char* name) {
   duckdb_destroy_logical_type(&any);
   AddTimeMappingParameters(function);
   AddNamedParameter(function, "ignore_errors", DUCKDB_TYPE_BOOLEAN);
+  // IoTDB data (OpenIotdbParameter): the files as written, and the database to read.
+  AddNamedParameter(function, "raw", DUCKDB_TYPE_BOOLEAN);
+  AddNamedParameter(function, "database", DUCKDB_TYPE_VARCHAR);
   return function;
 }
 

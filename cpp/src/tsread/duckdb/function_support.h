@@ -17,6 +17,7 @@
 #include "tsread/common/utf8.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/iotdb/iotdb_dataset.h"
 
 namespace tsread::duckdb_ext {
 
@@ -35,6 +36,26 @@ bool NamedBool(duckdb_bind_info info, const char* name);
 // `ignore_errors := true` (read_csv's spelling), is left out (Dataset::skipped_files(), which
 // tsfile_metadata lists with the reason).
 absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function);
+// The path parameter as IoTDB data (tsread/iotdb/iotdb_dataset.h): an IoTDB data directory, or
+// files with IoTDB deletion files beside them, read as IoTDB answers. nullptr when `raw := true`
+// or the input holds no IoTDB data (read it with OpenDatasetParameter); `database :=` names the
+// database, `ignore_errors := true` also applies a deletion file's entries before one of an
+// unknown kind. InvalidArgument for database := without IoTDB data.
+absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> OpenIotdbParameter(duckdb_bind_info info,
+                                                                              const char* function);
+
+// The path parameter as the functions read it: IoTDB data as IoTDB answers (OpenIotdbParameter),
+// anything else as written (OpenDatasetParameter).
+struct DataParameter {
+  std::shared_ptr<const Dataset> dataset;            // the files (IoTDB data: the IoTDB dataset's)
+  std::shared_ptr<const iotdb::IotdbDataset> iotdb;  // set for IoTDB data
+};
+absl::StatusOr<DataParameter> OpenDataParameter(duckdb_bind_info info, const char* function);
+// The table a function reads (`table_name`, or the only one: ChooseTable; IoTDB data: in its
+// database, iotdb_dataset.h) and its schema (reconciled across the files that have it).
+absl::StatusOr<std::pair<std::string, TableSchema>> TableOfData(const DataParameter& data,
+                                                                const std::optional<std::string>& table_name,
+                                                                const char* function);
 
 // Adds a result column of a primitive type (or a prebuilt `type`).
 void AddResultColumn(duckdb_bind_info info, const char* name, duckdb_type type);

@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 #include "tsread/duckdb/function_support.h"
 #include "tsread/duckdb/time_parameters.h"
 #include "tsread/duckdb/read_tsfile_plan.h"
@@ -50,15 +51,14 @@ absl::Status Bind(duckdb_bind_info info) {
     bind->value_predicates = std::move(*parsed);
   }
 
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
+  absl::StatusOr<DataParameter> data = OpenDataParameter(info, kFunction);
+  if (!data.ok()) return data.status();
+  bind->dataset = data->dataset;
+  bind->iotdb = data->iotdb;
+  absl::StatusOr<std::pair<std::string, TableSchema>> table = TableOfData(*data, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
-  bind->table = std::move(*table);
-  absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(bind->table);
-  if (!schema.ok()) return schema.status();
-  bind->schema = std::move(*schema);
+  bind->table = std::move(table->first);
+  bind->schema = std::move(table->second);
   if (tags_as_enum) {
     absl::StatusOr<std::vector<std::optional<TagEnum>>> enums =
         CollectTagEnums(*bind->dataset, bind->table, bind->schema);
@@ -72,9 +72,18 @@ absl::Status Bind(duckdb_bind_info info) {
   options.time_range = bind->range;
   options.tag_predicates = bind->predicates;
   options.value_predicates = bind->value_predicates;
-  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(*bind->dataset, options);
-  if (!scanner.ok()) return absl::Status(scanner.status().code(), absl::StrCat(kFunction, ": ", scanner.status().message()));
-  absl::StatusOr<uint64_t> rows = EstimateRows(*bind->dataset, **scanner);
+  absl::StatusOr<std::unique_ptr<MergedScanner>> merged;
+  absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner;
+  if (bind->iotdb != nullptr) {
+    merged = bind->iotdb->ScanTable(options);
+    if (!merged.ok()) return absl::Status(merged.status().code(), absl::StrCat(kFunction, ": ", merged.status().message()));
+  } else {
+    scanner = DatasetScanner::Create(*bind->dataset, options);
+    if (!scanner.ok()) return absl::Status(scanner.status().code(), absl::StrCat(kFunction, ": ", scanner.status().message()));
+  }
+  absl::StatusOr<uint64_t> rows =
+      EstimateRows(bind->iotdb != nullptr ? (*merged)->inner().dataset() : *bind->dataset,
+                   bind->iotdb != nullptr ? (*merged)->inner() : **scanner);
   if (!rows.ok()) return rows.status();
   duckdb_bind_set_cardinality(info, *rows, /*is_exact=*/false);
 

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/iotdb/iotdb_dataset.h"
 #include "tsread/read/value_predicate.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/duckdb/duckdb_api.h"
@@ -22,7 +23,11 @@
 namespace tsread::duckdb_ext::read_tsfile_internal {
 
 struct BindData {
-  std::unique_ptr<Dataset> dataset;
+  // The files; with IoTDB data, the IoTDB dataset's (an alias that keeps `iotdb` alive).
+  std::shared_ptr<const Dataset> dataset;
+  // IoTDB data read as IoTDB answers (function_support.h, OpenIotdbParameter): the rows are its
+  // merged scan's, on one thread; nullptr for files read as written.
+  std::shared_ptr<const iotdb::IotdbDataset> iotdb;
   std::string table;
   TableSchema schema;  // reconciled across the files
   TimeRange range;

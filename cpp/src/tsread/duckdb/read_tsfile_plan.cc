@@ -129,6 +129,19 @@ absl::Status Init(duckdb_init_info info) {
     }
     options.columns.push_back(pick->name);
   }
+  if (bind->iotdb != nullptr) {
+    // IoTDB's merged rows, counted by reading them (statistics describe the files as written).
+    state->rows_only = false;
+    absl::StatusOr<std::unique_ptr<MergedScanner>> merged = bind->iotdb->ScanTable(options);
+    if (!merged.ok()) return merged.status();
+    absl::StatusOr<MergedScanner::Cursor> cursor = (*merged)->OpenCursor();
+    if (!cursor.ok()) return cursor.status();
+    state->merged = std::move(*merged);
+    state->merged_cursor.emplace(std::move(*cursor));
+    duckdb_init_set_max_threads(info, 1);
+    duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState>);
+    return absl::OkStatus();
+  }
   absl::StatusOr<std::unique_ptr<DatasetScanner>> scanner = DatasetScanner::Create(*bind->dataset, options);
   if (!scanner.ok()) return scanner.status();
   state->scanner = std::move(*scanner);
@@ -141,6 +154,15 @@ absl::Status Init(duckdb_init_info info) {
 }
 
 absl::Status NextBatch(GlobalState& global, LocalState& local) {
+  if (global.merged != nullptr) {
+    // One thread (max_threads 1): the merged scan's next batch.
+    local.offset = 0;
+    absl::StatusOr<TableBatch*> batch = global.merged_cursor->Next();
+    if (!batch.ok()) return batch.status();
+    local.batch = *batch;
+    if (*batch != nullptr) local.path = (*batch)->file;
+    return absl::OkStatus();
+  }
   const Dataset& dataset = global.scanner->dataset();
   local.batch = nullptr;
   local.offset = 0;

@@ -17,6 +17,7 @@
 #include "tsread/aggregate/row_counter.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/read/table_reader.h"
 #include "tsread/read/table_scanner.h"
@@ -32,6 +33,9 @@ struct OutColumn {
 
 struct GlobalState {
   std::unique_ptr<DatasetScanner> scanner;
+  // IoTDB data: the merged scan (one thread reads it through `merged_cursor`).
+  std::unique_ptr<MergedScanner> merged;
+  std::optional<MergedScanner::Cursor> merged_cursor;
   std::vector<DatasetSplit> splits;
   std::atomic<size_t> next_split{0};
   std::vector<OutColumn> out;

@@ -12,6 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/common/java_number_text.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/io/status_macros.h"
+#include "tsread/dataset/source_rows.h"
 #include "tsread/duckdb/time_parameters.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/series_reader.h"
@@ -30,14 +32,18 @@ struct TreeDevice {
 };
 
 struct BindData {
-  std::unique_ptr<Dataset> dataset;
+  // The files; with IoTDB data the IoTDB dataset's (an alias keeping `iotdb` alive).
+  std::shared_ptr<const Dataset> dataset;
+  // IoTDB data read as IoTDB answers (OpenIotdbParameter): each series merged; else nullptr.
+  std::shared_ptr<const iotdb::IotdbDataset> iotdb;
   TimeRange range;
   TimeMapping time;
   bool filename = false;
 };
 
 struct GlobalState {
-  std::vector<TreeDevice> devices;  // by file, then device string
+  std::vector<TreeDevice> devices;  // by file, then device string (IoTDB data: by device string)
+  std::vector<iotdb::TreeDeviceFiles> iotdb_devices;  // IoTDB data: devices[i]'s files
   std::atomic<size_t> next{0};
   std::vector<idx_t> columns;  // projected output column ids
 };
@@ -54,6 +60,8 @@ struct LocalState {
   std::unique_ptr<SeriesReader> points;  // declared after reader: destroyed before it
   const SeriesBatch* batch = nullptr;
   size_t row = 0;
+  // IoTDB data: the device's merged series, one per measurements[i].
+  std::vector<SeriesBatch> merged;
 };
 
 absl::Status Bind(duckdb_bind_info info) {
@@ -65,9 +73,16 @@ absl::Status Bind(duckdb_bind_info info) {
   if (!range.ok()) return range.status();
   bind->range = *range;
   bind->filename = NamedBool(info, "filename");
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
+  absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> iotdb_data = OpenIotdbParameter(info, kFunction);
+  if (!iotdb_data.ok()) return iotdb_data.status();
+  bind->iotdb = std::move(*iotdb_data);
+  if (bind->iotdb != nullptr) {
+    bind->dataset = std::shared_ptr<const Dataset>(bind->iotdb, &bind->iotdb->dataset());
+  } else {
+    absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
+    if (!dataset.ok()) return dataset.status();
+    bind->dataset = std::move(*dataset);
+  }
   const auto& files = bind->dataset->files();
   if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {
     return absl::InvalidArgumentError(absl::StrCat(kFunction, ": ", files[0].path,
@@ -87,7 +102,17 @@ absl::Status Init(duckdb_init_info info) {
   const auto* bind = static_cast<const BindData*>(duckdb_init_get_bind_data(info));
   auto state = std::make_unique<GlobalState>();
   const Dataset& dataset = *bind->dataset;
-  for (size_t f = 0; f < dataset.files().size(); ++f) {
+  if (bind->iotdb != nullptr) {
+    iotdb::TreeScanOptions options;
+    options.time_range = bind->range;
+    absl::StatusOr<std::vector<iotdb::TreeDeviceFiles>> devices = bind->iotdb->TreeDevices(options);
+    if (!devices.ok()) return devices.status();
+    state->iotdb_devices = std::move(*devices);
+    for (const iotdb::TreeDeviceFiles& d : state->iotdb_devices) {
+      state->devices.push_back(TreeDevice{d.places[0].file, d.name, d.places[0].location});
+    }
+  }
+  for (size_t f = 0; f < dataset.files().size() && bind->iotdb == nullptr; ++f) {
     if (!dataset.files()[f].has_tree_model) continue;
     const std::string& path = dataset.files()[f].path;
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
@@ -111,8 +136,41 @@ absl::Status Init(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
+// IoTDB data: device `index`'s merged series into local.merged and local.measurements.
+absl::Status MergeDevice(const BindData& bind, const GlobalState& global, size_t index, LocalState& local) {
+  local.merged.clear();
+  local.measurements.clear();
+  local.next_measurement = 0;
+  iotdb::TreeScanOptions options;
+  options.time_range = bind.range;
+  return bind.iotdb->ScanTreeDevice(global.iotdb_devices[index], options,
+                                    [&](std::string_view, std::string_view measurement, const std::vector<int64_t>& times,
+                                        const ColumnVector& values, size_t begin, size_t end) {
+                                      if (local.measurements.empty() || local.measurements.back() != measurement) {
+                                        local.measurements.emplace_back(measurement);
+                                        local.merged.emplace_back();
+                                        local.merged.back().values.type = values.type;
+                                        local.merged.back().values.Clear();
+                                      }
+                                      SeriesBatch& series = local.merged.back();
+                                      TableBatch part;
+                                      part.times.assign(times.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                        times.begin() + static_cast<std::ptrdiff_t>(end));
+                                      part.columns.resize(1);
+                                      part.columns[0].AssignRows(values, begin, end - begin);
+                                      SourceRows rows;
+                                      rows.times = std::move(series.times);
+                                      rows.columns.push_back(std::move(series.values));
+                                      AppendRows(part, rows);
+                                      series.times = std::move(rows.times);
+                                      series.values = std::move(rows.columns[0]);
+                                      return absl::OkStatus();
+                                    });
+}
+
 // Moves `local` to its next device; false when every device is taken.
-absl::StatusOr<bool> StartNextDevice(const Dataset& dataset, GlobalState& global, LocalState& local) {
+absl::StatusOr<bool> StartNextDevice(const BindData& bind, const Dataset& dataset, GlobalState& global,
+                                     LocalState& local) {
   local.points.reset();
   local.batch = nullptr;
   const size_t index = global.next.fetch_add(1);
@@ -123,6 +181,10 @@ absl::StatusOr<bool> StartNextDevice(const Dataset& dataset, GlobalState& global
     return false;
   }
   local.device = &global.devices[index];
+  if (bind.iotdb != nullptr) {
+    TSREAD_RETURN_IF_ERROR(MergeDevice(bind, global, index, local));
+    return true;
+  }
   if (local.reader_file != local.device->file) {
     local.reader.reset();
     absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(local.device->file);
@@ -164,6 +226,11 @@ absl::StatusOr<bool> NextPoint(const BindData& bind, GlobalState& global, LocalS
       }
       local.points.reset();
     }
+    if (bind.iotdb != nullptr && local.device != nullptr && local.next_measurement < local.measurements.size()) {
+      local.batch = &local.merged[local.next_measurement++];
+      local.row = 0;
+      continue;
+    }
     if (local.device != nullptr && local.next_measurement < local.measurements.size()) {
       absl::StatusOr<std::unique_ptr<SeriesReader>> points =
           SeriesReader::Create(*local.reader, local.device->name, local.series,
@@ -172,7 +239,7 @@ absl::StatusOr<bool> NextPoint(const BindData& bind, GlobalState& global, LocalS
       local.points = std::move(*points);
       continue;
     }
-    absl::StatusOr<bool> started = StartNextDevice(dataset, global, local);
+    absl::StatusOr<bool> started = StartNextDevice(bind, dataset, global, local);
     if (!started.ok() || !*started) return started;
   }
 }

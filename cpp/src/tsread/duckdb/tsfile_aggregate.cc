@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/duckdb/aggregate_vectors.h"
 #include "tsread/duckdb/function_support.h"
@@ -29,7 +30,7 @@ struct OutputColumn {
 };
 
 struct AggregateBind {
-  std::unique_ptr<Dataset> dataset;
+  DataParameter data;  // the files, or IoTDB data read as IoTDB answers
   TimeMapping time;
   AggregateOptions options;
   std::vector<ColumnSchema> fields;  // the table's FIELD columns, in schema order
@@ -113,14 +114,14 @@ absl::Status Bind(duckdb_bind_info info) {
     }
     bind->options.by = AggregateGroupBy::kTable;
   }
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
+  absl::StatusOr<DataParameter> data = OpenDataParameter(info, kFunction);
+  if (!data.ok()) return data.status();
+  bind->data = std::move(*data);
+  absl::StatusOr<std::pair<std::string, TableSchema>> table =
+      TableOfData(bind->data, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
-  bind->options.table = *table;
-  absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
-  if (!schema.ok()) return schema.status();
+  bind->options.table = table->first;
+  const TableSchema* schema = &table->second;
   for (const ColumnSchema& c : schema->columns) {
     if (c.category == ColumnCategory::kTag) bind->tags.push_back(c.name);
     if (c.category == ColumnCategory::kField) bind->fields.push_back(c);
@@ -143,7 +144,8 @@ absl::Status Init(duckdb_init_info info) {
     state->outputs.push_back(out);
   }
   const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
-  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
+  absl::StatusOr<TableAggregate> result = bind->data.iotdb != nullptr ? AggregateIotdb(*bind->data.iotdb, options)
+                                                                     : Aggregate(*bind->data.dataset, options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
   duckdb_init_set_init_data(info, state.release(), DeleteAs<AggregateState>);

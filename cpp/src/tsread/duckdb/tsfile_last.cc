@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/duckdb/aggregate_vectors.h"
 #include "tsread/duckdb/function_support.h"
@@ -22,7 +23,7 @@ namespace {
 constexpr const char* kFunction = "tsfile_last";
 
 struct LastBind {
-  std::unique_ptr<Dataset> dataset;
+  DataParameter data;  // the files, or IoTDB data read as IoTDB answers
   TimeMapping time;
   AggregateOptions options;
   size_t tag_count = 0;
@@ -48,15 +49,15 @@ absl::Status Bind(duckdb_bind_info info) {
   if (!range.ok()) return range.status();
   bind->options.time_range = *range;
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, kFunction);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  absl::StatusOr<std::string> table = ChooseTable(*bind->dataset, NamedString(info, "table_name"), kFunction);
+  absl::StatusOr<DataParameter> data = OpenDataParameter(info, kFunction);
+  if (!data.ok()) return data.status();
+  bind->data = std::move(*data);
+  absl::StatusOr<std::pair<std::string, TableSchema>> table =
+      TableOfData(bind->data, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
-  bind->options.table = *table;
+  bind->options.table = table->first;
   // The columns Aggregate gives: the TAG columns, then every FIELD column, in schema order.
-  absl::StatusOr<TableSchema> schema = bind->dataset->ReconciledSchema(*table);
-  if (!schema.ok()) return schema.status();
+  const TableSchema* schema = &table->second;
   for (const ColumnSchema& c : schema->columns) {
     if (c.category != ColumnCategory::kTag) continue;
     AddResultColumn(info, c.name.c_str(), DUCKDB_TYPE_VARCHAR);
@@ -83,7 +84,8 @@ absl::Status Init(duckdb_init_info info) {
     if (id > bind->tag_count && id <= bind->tag_count + bind->fields.size()) used[id - bind->tag_count - 1] = true;
   }
   const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
-  absl::StatusOr<TableAggregate> result = Aggregate(*bind->dataset, options);
+  absl::StatusOr<TableAggregate> result = bind->data.iotdb != nullptr ? AggregateIotdb(*bind->data.iotdb, options)
+                                                                     : Aggregate(*bind->data.dataset, options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
   duckdb_init_set_init_data(info, state.release(), DeleteAs<LastState>);

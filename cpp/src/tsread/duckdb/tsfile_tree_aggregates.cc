@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/tree_aggregate.h"
 #include "tsread/aggregate/value_text.h"
 #include "tsread/duckdb/aggregate_vectors.h"
@@ -25,7 +26,7 @@ enum class Out { kDevice, kMeasurement, kDataType, kCount, kMin, kMax, kFirst, k
 
 struct TreeBind {
   const char* function = "";
-  std::unique_ptr<Dataset> dataset;
+  DataParameter data;  // the files, or IoTDB data read as IoTDB answers
   TimeMapping time;
   TreeAggregateOptions options;
   std::vector<Out> columns;
@@ -47,12 +48,12 @@ absl::Status Bind(duckdb_bind_info info, const char* function) {
   absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, function);
   if (!range.ok()) return range.status();
   bind->options.time_range = *range;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  const auto& files = bind->dataset->files();
+  absl::StatusOr<DataParameter> data = OpenDataParameter(info, function);
+  if (!data.ok()) return data.status();
+  bind->data = std::move(*data);
+  const auto& files = bind->data.dataset->files();
   if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {
-    if (absl::Status unreadable = bind->dataset->UnreadableFileStatus(); !unreadable.ok()) {
+    if (absl::Status unreadable = bind->data.dataset->UnreadableFileStatus(); !unreadable.ok()) {
       return absl::Status(unreadable.code(), absl::StrCat(function, ": ", unreadable.message()));
     }
     return absl::InvalidArgumentError(absl::StrCat(function, ": ", files[0].path, files.size() > 1 ? " (and others)" : "",
@@ -96,7 +97,8 @@ absl::Status Init(duckdb_init_info info) {
   for (idx_t i = 0; i < duckdb_init_get_column_count(info); ++i) {
     state->outputs.push_back(duckdb_init_get_column_index(info, i));
   }
-  absl::StatusOr<TreeAggregate> result = AggregateTree(*bind->dataset, bind->options);
+  absl::StatusOr<TreeAggregate> result = bind->data.iotdb != nullptr ? AggregateIotdbTree(*bind->data.iotdb, bind->options)
+                                                                    : AggregateTree(*bind->data.dataset, bind->options);
   if (!result.ok()) return result.status();
   state->result = std::move(*result);
   duckdb_init_set_init_data(info, state.release(), DeleteAs<TreeState>);

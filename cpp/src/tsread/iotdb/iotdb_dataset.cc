@@ -39,6 +39,10 @@ absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenLayout(IotdbLayo
   options.dataset.skip_unreadable_files = false;
   TSREAD_ASSIGN_OR_RETURN(out->dataset_, Dataset::OpenPaths(out->layout_.paths(), options.dataset));
   out->deletions_.resize(out->layout_.files.size());
+  out->group_of_.assign(out->layout_.files.size(), 0);
+  for (size_t g = 0; g < out->layout_.groups.size(); ++g) {
+    for (size_t f : out->layout_.groups[g].files) out->group_of_[f] = g;
+  }
   for (size_t f = 0; f < out->layout_.files.size(); ++f) {
     out->identity_.push_back(f);
     const std::optional<DeletionFileRef>& ref = out->layout_.files[f].deletions;

@@ -63,6 +63,17 @@ using TreePointsFn = std::function<absl::Status(std::string_view device, std::st
                                                 const std::vector<int64_t>& times, const ColumnVector& values,
                                                 size_t begin, size_t end)>;
 
+// A tree device and where it is: the files that hold it (layout order), its id and index entry there.
+struct TreeDeviceFiles {
+  struct Place {
+    size_t file = 0;
+    DeviceId id;
+    DeviceLocation location;
+  };
+  std::string name;  // as `cat --tree` prints it
+  std::vector<Place> places;
+};
+
 class IotdbDataset {
  public:
   // NotFound when the inputs name no TsFile; InvalidArgument naming the file and offset when a
@@ -95,6 +106,12 @@ class IotdbDataset {
   // Every selected series' merged points: devices in path order, a device's measurements in name
   // order, a series' points group by group in time order.
   absl::Status ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const;
+  // ScanTree in two steps, for a reader that takes one device at a time: the selected tree
+  // devices (of the chosen database) by path, each with the files that hold it; then one device's
+  // series (thread-safe: devices may be read concurrently).
+  absl::StatusOr<std::vector<TreeDeviceFiles>> TreeDevices(const TreeScanOptions& options) const;
+  absl::Status ScanTreeDevice(const TreeDeviceFiles& device, const TreeScanOptions& options,
+                              const TreePointsFn& consume) const;
 
  private:
   IotdbDataset() = default;
@@ -110,6 +127,7 @@ class IotdbDataset {
   std::map<size_t, DeletionFileReport> reports_;
   std::vector<std::string> skipped_unknown_;
   std::vector<size_t> identity_;  // 0..n-1: the whole dataset's file -> layout index
+  std::vector<size_t> group_of_;  // per file, its group in layout_.groups
   struct SubDataset {
     std::unique_ptr<Dataset> dataset;
     std::vector<size_t> files;  // its file i is layout file files[i]

@@ -17,14 +17,6 @@
 namespace tsread::iotdb {
 namespace {
 
-// Where a device is in one file.
-struct DeviceInFile {
-  size_t file = 0;
-  DeviceId id;
-  DeviceLocation location;
-  std::vector<TimeseriesMetadata> series;  // read when the device's turn comes
-};
-
 bool ChunksIncrease(const TimeseriesMetadata& series) {
   bool first = true;
   int64_t last_end = 0;
@@ -50,12 +42,13 @@ absl::Status ConsumeInRange(const TreePointsFn& consume, std::string_view device
 }  // namespace
 
 absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const {
-  std::vector<size_t> group_of(layout_.files.size(), 0);
-  for (size_t g = 0; g < layout_.groups.size(); ++g) {
-    for (size_t f : layout_.groups[g].files) group_of[f] = g;
-  }
-  // Every selected tree device of every file (of the chosen database), by path.
-  std::map<std::string, std::vector<DeviceInFile>> devices;
+  TSREAD_ASSIGN_OR_RETURN(std::vector<TreeDeviceFiles> devices, TreeDevices(options));
+  for (const TreeDeviceFiles& device : devices) TSREAD_RETURN_IF_ERROR(ScanTreeDevice(device, options, consume));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<TreeDeviceFiles>> IotdbDataset::TreeDevices(const TreeScanOptions& options) const {
+  std::map<std::string, std::vector<TreeDeviceFiles::Place>> devices;
   for (size_t f = 0; f < layout_.files.size(); ++f) {
     if (!options_.database.empty() && layout_.files[f].database != options_.database) continue;
     if (layout_.files[f].in_layout && layout_.files[f].table_model()) continue;
@@ -64,94 +57,108 @@ absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePo
       absl::Status s = reader->ForEachDevice(index, [&](const DeviceEntry& entry) {
         std::string name = entry.id.ToString();
         if (options.select_device && !options.select_device(name)) return absl::OkStatus();
-        devices[name].push_back(DeviceInFile{f, entry.id.ToOwned(), entry.location, {}});
+        devices[name].push_back(TreeDeviceFiles::Place{f, entry.id.ToOwned(), entry.location});
         return absl::OkStatus();
       });
       if (!s.ok()) return WithFileName(s, layout_.files[f].path);
     }
   }
-  for (auto& [name, places] : devices) {
-    // Files in layout order are in group order, each group's by ascending priority.
-    std::sort(places.begin(), places.end(), [](const DeviceInFile& a, const DeviceInFile& b) { return a.file < b.file; });
-    std::set<std::string> measurements;
-    for (DeviceInFile& place : places) {
-      TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
-      absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader->ReadTimeseries(place.location);
-      if (!series.ok()) return WithFileName(series.status(), layout_.files[place.file].path);
-      place.series = std::move(*series);
-      for (const TimeseriesMetadata& s : place.series) {
-        if (s.is_time_column()) continue;
-        if (!options.measurements.empty() &&
-            std::find(options.measurements.begin(), options.measurements.end(), s.measurement) == options.measurements.end()) {
-          continue;
-        }
-        measurements.insert(s.measurement);
+  std::vector<TreeDeviceFiles> out;
+  out.reserve(devices.size());
+  for (auto& [name, places] : devices) out.push_back(TreeDeviceFiles{name, std::move(places)});
+  return out;
+}
+
+absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const TreeScanOptions& options,
+                                          const TreePointsFn& consume) const {
+  const std::vector<size_t>& group_of = group_of_;
+  const std::string& name = device.name;
+  // Files in layout order are in group order, each group's by ascending priority.
+  struct DeviceInFile {
+    size_t file;
+    const DeviceId* id;
+    std::vector<TimeseriesMetadata> series;
+  };
+  std::vector<DeviceInFile> places;
+  std::set<std::string> measurements;
+  for (const TreeDeviceFiles::Place& place : device.places) {
+    TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader->ReadTimeseries(place.location);
+    if (!series.ok()) return WithFileName(series.status(), layout_.files[place.file].path);
+    for (const TimeseriesMetadata& s : *series) {
+      if (s.is_time_column()) continue;
+      if (!options.measurements.empty() &&
+          std::find(options.measurements.begin(), options.measurements.end(), s.measurement) == options.measurements.end()) {
+        continue;
       }
+      measurements.insert(s.measurement);
     }
-    for (const std::string& measurement : measurements) {
-      for (size_t begin = 0; begin < places.size();) {
-        size_t end = begin;
-        while (end < places.size() && group_of[places[end].file] == group_of[places[begin].file]) ++end;
-        // One group's sources of the series, lowest priority first.
-        std::vector<const DeviceInFile*> sources;
-        std::vector<SourceMask> masks;
-        bool plain = true;
-        for (size_t k = begin; k < end; ++k) {
-          const TimeseriesMetadata* series = FindSeries(places[k].series, measurement);
-          if (series == nullptr) continue;
-          SourceMask mask;
-          const FileDeletions& deletions = deletions_[places[k].file];
-          mask.rows = deletions.RangesFor(places[k].id, "", false, FindSeries(places[k].series, ""));
-          mask.cells = {deletions.RangesFor(places[k].id, measurement, false, series)};
-          plain = plain && mask.empty() && ChunksIncrease(*series);
-          sources.push_back(&places[k]);
-          masks.push_back(std::move(mask));
-        }
-        begin = end;
-        if (sources.empty()) continue;
-        plain = plain && sources.size() == 1;
-        std::vector<SourceRows> runs;
-        for (size_t k = 0; k < sources.size(); ++k) {
-          const DeviceInFile& place = *sources[k];
-          const std::string& path = layout_.files[place.file].path;
-          TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
-          absl::StatusOr<std::unique_ptr<SeriesReader>> points =
-              SeriesReader::Create(*reader, name, place.series, measurement, options.time_range);
-          if (!points.ok()) return WithFileName(points.status(), path);
-          SourceRows rows;
-          rows.columns.resize(1);
-          bool typed = false;
-          while (true) {
-            absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
-            if (!batch.ok()) return WithFileName(batch.status(), path);
-            if (*batch == nullptr) break;
-            if (plain) {
-              TSREAD_RETURN_IF_ERROR(
-                  ConsumeInRange(consume, name, measurement, (*batch)->times, (*batch)->values, options.time_range));
-              continue;
-            }
-            if (!typed) {
-              rows.columns[0].type = (*batch)->values.type;
-              rows.columns[0].Clear();
-              typed = true;
-            }
-            // A one-column batch to append (AppendRows takes TableBatch).
-            TableBatch one;
-            one.times = (*batch)->times;
-            one.columns = {(*batch)->values};
-            AppendRows(one, rows);
-          }
-          if (plain || !typed) continue;
-          ApplyMask(masks[k], rows);
-          for (SourceRows& run : SplitRuns(std::move(rows))) runs.push_back(std::move(run));
-        }
-        if (plain || runs.empty()) continue;
-        std::vector<const SourceRows*> order;
-        for (const SourceRows& run : runs) order.push_back(&run);
-        const SourceRows merged = MergeRuns(order);
-        TSREAD_RETURN_IF_ERROR(
-            ConsumeInRange(consume, name, measurement, merged.times, merged.columns[0], options.time_range));
+    places.push_back(DeviceInFile{place.file, &place.id, std::move(*series)});
+  }
+  std::sort(places.begin(), places.end(), [](const DeviceInFile& a, const DeviceInFile& b) { return a.file < b.file; });
+  for (const std::string& measurement : measurements) {
+    for (size_t begin = 0; begin < places.size();) {
+      size_t end = begin;
+      while (end < places.size() && group_of[places[end].file] == group_of[places[begin].file]) ++end;
+      // One group's sources of the series, lowest priority first.
+      std::vector<const DeviceInFile*> sources;
+      std::vector<SourceMask> masks;
+      bool plain = true;
+      for (size_t k = begin; k < end; ++k) {
+        const TimeseriesMetadata* series = FindSeries(places[k].series, measurement);
+        if (series == nullptr) continue;
+        SourceMask mask;
+        const FileDeletions& deletions = deletions_[places[k].file];
+        mask.rows = deletions.RangesFor(*places[k].id, "", false, FindSeries(places[k].series, ""));
+        mask.cells = {deletions.RangesFor(*places[k].id, measurement, false, series)};
+        plain = plain && mask.empty() && ChunksIncrease(*series);
+        sources.push_back(&places[k]);
+        masks.push_back(std::move(mask));
       }
+      begin = end;
+      if (sources.empty()) continue;
+      plain = plain && sources.size() == 1;
+      std::vector<SourceRows> runs;
+      for (size_t k = 0; k < sources.size(); ++k) {
+        const DeviceInFile& place = *sources[k];
+        const std::string& path = layout_.files[place.file].path;
+        TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
+        absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+            SeriesReader::Create(*reader, name, place.series, measurement, options.time_range);
+        if (!points.ok()) return WithFileName(points.status(), path);
+        SourceRows rows;
+        rows.columns.resize(1);
+        bool typed = false;
+        while (true) {
+          absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
+          if (!batch.ok()) return WithFileName(batch.status(), path);
+          if (*batch == nullptr) break;
+          if (plain) {
+            TSREAD_RETURN_IF_ERROR(
+                ConsumeInRange(consume, name, measurement, (*batch)->times, (*batch)->values, options.time_range));
+            continue;
+          }
+          if (!typed) {
+            rows.columns[0].type = (*batch)->values.type;
+            rows.columns[0].Clear();
+            typed = true;
+          }
+          // A one-column batch to append (AppendRows takes TableBatch).
+          TableBatch one;
+          one.times = (*batch)->times;
+          one.columns = {(*batch)->values};
+          AppendRows(one, rows);
+        }
+        if (plain || !typed) continue;
+        ApplyMask(masks[k], rows);
+        for (SourceRows& run : SplitRuns(std::move(rows))) runs.push_back(std::move(run));
+      }
+      if (plain || runs.empty()) continue;
+      std::vector<const SourceRows*> order;
+      for (const SourceRows& run : runs) order.push_back(&run);
+      const SourceRows merged = MergeRuns(order);
+      TSREAD_RETURN_IF_ERROR(
+          ConsumeInRange(consume, name, measurement, merged.times, merged.columns[0], options.time_range));
     }
   }
   return absl::OkStatus();

@@ -1,0 +1,64 @@
+// The SQL functions on IoTDB data: the visible data directory read as IoTDB answers (its expected
+// CSVs, loaded with DuckDB's read_csv), as written with raw := true, and database := checks.
+#include <string>
+
+#include "duckdb/duckdb_test_base.h"
+
+namespace tsread::testing {
+namespace {
+
+std::string Dir() { return FixturesDir() + "/iotdb_datadir"; }
+std::string Data() { return "'" + Dir() + "/data'"; }
+
+// Rows in `a` and not in `b`, plus rows in `b` and not in `a`.
+std::string SymmetricDifference(const std::string& a, const std::string& b) {
+  return "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a + "))";
+}
+
+TEST_P(DuckDbTest, ReadTsfileOnIotdbDataEqualsWhatIotdbAnswers) {
+  const std::string expected = "SELECT time, tag1, tag2, s1, s2 FROM read_csv('" + Dir() + "/expected/t.csv', "
+                               "columns = {'time': 'BIGINT', 'tag1': 'VARCHAR', 'tag2': 'VARCHAR', 's1': 'INTEGER', 's2': 'DOUBLE'})";
+  const std::string got = "SELECT epoch_ms(time), tag1, tag2, s1, s2 FROM read_tsfile(" + Data() + ")";
+  EXPECT_EQ(Int(SymmetricDifference(got, expected)), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(" + Data() + ")"), 5);
+  const std::string raw = "SELECT time, tag1, tag2, s1, s2 FROM read_csv('" + Dir() + "/raw/t.csv', "
+                          "columns = {'time': 'BIGINT', 'tag1': 'VARCHAR', 'tag2': 'VARCHAR', 's1': 'INTEGER', 's2': 'DOUBLE'})";
+  EXPECT_EQ(Int(SymmetricDifference("SELECT epoch_ms(time), tag1, tag2, s1, s2 FROM read_tsfile(" + Data() +
+                                        ", raw := true)",
+                                    raw)),
+            0);
+  // The filter decides on the merged rows: the file's s1 = 3 at T0+2 was replaced by 30.
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(" + Data() + ", filter := 's1 = 3')"), 0);
+  EXPECT_EQ(Int("SELECT s1 FROM read_tsfile(" + Data() + ", filter := 's1 > 20')"), 30);
+}
+
+TEST_P(DuckDbTest, ReadTsfileTreeOnIotdbDataEqualsWhatIotdbAnswers) {
+  const std::string expected = "SELECT device, measurement, time, value FROM read_csv('" + Dir() + "/expected/tree.csv', "
+                               "columns = {'device': 'VARCHAR', 'measurement': 'VARCHAR', 'time': 'BIGINT', 'value': 'VARCHAR'})";
+  const std::string got = "SELECT device, measurement, epoch_ms(time), value FROM read_tsfile_tree(" + Data() + ")";
+  EXPECT_EQ(Int(SymmetricDifference(got, expected)), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree(" + Data() + ")"), 4);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree(" + Data() + ", raw := true)"), 9);
+}
+
+TEST_P(DuckDbTest, AggregatesOnIotdbDataAnswerFromTheMergedRows) {
+  EXPECT_EQ(Int("SELECT s1_sum FROM tsfile_aggregate(" + Data() + ") WHERE tag1 = 'a'"), 37);
+  EXPECT_EQ(Int("SELECT rows FROM tsfile_aggregate(" + Data() + ") WHERE tag1 = 'b'"), 1);
+  EXPECT_EQ(Int("SELECT rows FROM tsfile_aggregate(" + Data() + ", raw := true) WHERE tag1 = 'b'"), 2);
+  EXPECT_EQ(Int("SELECT s1 FROM tsfile_last(" + Data() + ") WHERE tag1 = 'a'"), 4);
+  EXPECT_EQ(Text("SELECT value FROM tsfile_last_tree(" + Data() + ") WHERE device = 'root.sg1.d1'"), "30");
+  EXPECT_EQ(Int("SELECT count FROM tsfile_aggregate_tree(" + Data() + ") WHERE device = 'root.sg1.d1'"), 2);
+}
+
+TEST_P(DuckDbTest, DatabaseParameter) {
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree(" + Data() + ", database := 'root.sg1')"), 4);
+  EXPECT_NE(Error("SELECT * FROM read_tsfile(" + Data() + ", database := 'nope')").find("no such database"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT * FROM read_tsfile(" + Data() + ", database := 'root.sg1')").find("has no table"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT * FROM read_tsfile(" + Data() + ", raw := true, database := 'db1')").find("raw"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace tsread::testing
