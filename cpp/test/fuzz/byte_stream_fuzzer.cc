@@ -1,7 +1,8 @@
 // libFuzzer target: ByteStream primitives and the metadata structures parsed straight from the
 // input (TsFileMetadata V3/V4, index nodes, device ids, statistics, chunk and page headers), and
-// serialized dataset splits (bytes that come from another process), and predicate text (the CLI's
-// --where, SQL's filter :=) parsed, bound to every type and applied to statistics and a column.
+// serialized dataset splits (bytes that come from another process), predicate text (the CLI's
+// --where, SQL's filter :=) parsed, bound to every type and applied to statistics and a column,
+// and IoTDB deletion files (.mods2 binary, .mods text) parsed and matched against devices.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "tsread/format/timeseries_metadata.h"
 #include "tsread/format/tsfile_metadata.h"
 #include "tsread/io/byte_stream.h"
+#include "tsread/iotdb/deletion_entry.h"
 #include "tsread/dataset/split_codec.h"
 #include "tsread/read/bound_predicate.h"
 #include "tsread/read/predicate_text.h"
@@ -60,11 +62,27 @@ void FuzzPredicates(std::string_view text) {
 
 }  // namespace
 
+// A deletion file's entries, whatever the bytes, each asked what it deletes of a table device, a
+// tree device and their time columns: none may crash or loop.
+void FuzzDeletions(std::string_view bytes, bool text) {
+  const tsread::iotdb::DeletionFileContents parsed =
+      text ? tsread::iotdb::ParseModsText(bytes, "f.mods") : tsread::iotdb::ParseMods2(bytes, "f.mods2");
+  const tsread::DeviceId table({std::string("t"), std::string("a"), std::nullopt, std::string("b")});
+  const tsread::DeviceId tree({std::string("root.sg"), std::string("d*1")});
+  for (const tsread::iotdb::DeletionEntry& e : parsed.entries) {
+    for (std::string_view m : {"", "s1", "*"}) {
+      (void)e.Affects(table, m);
+      (void)e.Affects(tree, m);
+    }
+  }
+  (void)tsread::iotdb::PathNodes(bytes);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   tsread::ByteStream in(bytes, 1000);
-  switch (data[0] % 11) {
+  switch (data[0] % 13) {
     case 0:
       while (!in.empty()) {
         if (!in.ReadUVarInt("v").ok() && !in.ReadU8("b").ok()) break;
@@ -100,6 +118,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     case 9: FuzzPredicates(bytes); break;
+    case 11: FuzzDeletions(bytes, false); break;
+    case 12: FuzzDeletions(bytes, true); break;
     default: {
       auto id = tsread::ReadDeviceIdView(in, 4);
       if (id.ok()) (void)id->ToString();
