@@ -2,6 +2,12 @@
 // [--fields N] [--null-ratio X] [--files N]`: writes a benchmark-shaped table-model file with the
 // writer — or, with --files N, a dataset: N files in directory OUT, each a consecutive time slice
 // of every device (as IoTDB's time partitions are), --rows rows per device in all.
+// --iotdb: OUT is an IoTDB data directory (iotdb-data-directories.md §1.1) of database `db`:
+// --files sequence files (10 by default), time slices as --files writes them; unsequence files
+// (half as many, at least one), each over its share of the time range, rewriting --unsequence of
+// each device's rows (0.1: IoTDB's updates and late writes); and a table deletion of --deleted of
+// the time range (0.01) in the .mods2 of every file it overlaps. Every file is in the partition
+// folder of the first time.
 // Defaults reproduce the benchmark file's shape: table `sensors`, TAGs region (region_0..9) and
 // device (dev_000..dev_999, 100 per region), 1000 devices x 3200 rows, one row per second from
 // 1700000000000, FIELDs s_int64 (monotone counter), s_double (Gaussian walk), s_float (walk,
@@ -14,10 +20,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -25,6 +33,7 @@
 #include "cli.h"
 #include "progress_bar.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/iotdb/deletion_entry.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread::cli {
@@ -72,6 +81,10 @@ struct GenOptions {
   size_t fields = 5;
   double null_ratio = 0;
   size_t files = 0;  // 0: one file at OUT; N: N files in directory OUT
+  // --iotdb: an IoTDB data directory at OUT, with these shares of rows rewritten and time deleted.
+  bool iotdb = false;
+  double unsequence = 0.1;
+  double deleted = 0.01;
 };
 
 template <typename T>
@@ -97,13 +110,20 @@ std::optional<std::string> ParseOptions(const Args& args, GenOptions& options) {
   if (std::optional<std::string> v = args.Get("seed")) {
     if (!ParseNumber(*v, options.seed)) return "bad --seed " + *v;
   }
-  if (std::optional<std::string> v = args.Get("null-ratio")) {
-    char* end = nullptr;
-    options.null_ratio = std::strtod(v->c_str(), &end);
-    if (v->empty() || *end != '\0' || !(options.null_ratio >= 0 && options.null_ratio <= 1)) {
-      return "bad --null-ratio " + *v + " (want 0..1)";
+  auto share_flag = [&](const char* name, double& out) -> std::optional<std::string> {
+    if (std::optional<std::string> v = args.Get(name)) {
+      char* end = nullptr;
+      out = std::strtod(v->c_str(), &end);
+      if (v->empty() || *end != '\0' || !(out >= 0 && out <= 1)) return absl::StrFormat("bad --%s %s (want 0..1)", name, *v);
     }
-  }
+    return std::nullopt;
+  };
+  if (auto e = share_flag("null-ratio", options.null_ratio)) return e;
+  options.iotdb = args.Has("iotdb");
+  if (!options.iotdb && (args.Has("unsequence") || args.Has("deleted"))) return "--unsequence and --deleted need --iotdb";
+  if (auto e = share_flag("unsequence", options.unsequence)) return e;
+  if (auto e = share_flag("deleted", options.deleted)) return e;
+  if (options.iotdb && options.files == 0) options.files = std::min<size_t>(10, options.rows);
   if (std::optional<std::string> v = args.Get("compression")) {
     // The writer's codecs (page_compressor.cc).
     const std::string name = absl::AsciiStrToUpper(*v);
@@ -215,6 +235,107 @@ absl::StatusOr<uint64_t> WriteSlice(const std::string& path, const GenOptions& o
   return writer->bytes_written();
 }
 
+// IoTDB-shaped directories (--iotdb).
+constexpr int64_t kPartitionInterval = 604800000;  // IoTDB's default time_partition_interval (7 days)
+
+// `out`/{sequence|unsequence}/db/1/{partition}/{time}-{version}-0-0.tsfile, folders made.
+absl::StatusOr<std::string> IotdbPath(const std::string& out, bool sequence, size_t version) {
+  const std::string dir = absl::StrFormat("%s/%s/db/1/%d", out, sequence ? "sequence" : "unsequence",
+                                          kFirstTime / kPartitionInterval);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return absl::UnavailableError(absl::StrCat(dir, ": cannot create the directory: ", error.message()));
+  return absl::StrFormat("%s/%d-%d-0-0.tsfile", dir, kFirstTime + static_cast<int64_t>(version), version);
+}
+
+// Whether the unsequence files rewrite row `row` of device `d` (a hash, the same for any --files).
+bool Rewritten(const GenOptions& options, size_t d, size_t row) {
+  Random random(options.seed ^ (0xD1B54A32D192ED03ull * (d + 1)) ^ (0x8CB92BA72F3D8DD7ull * (row + 1)));
+  return random.Uniform() < options.unsequence;
+}
+
+// Unsequence file `part` of `parts`: over its share of the rows, the rewritten rows of every device
+// with new values. Returns its bytes.
+absl::StatusOr<uint64_t> WriteUnsequence(const std::string& path, const GenOptions& options, size_t part, size_t parts,
+                                         ProgressBar& progress) {
+  TableWriterOptions writer_options;
+  writer_options.compression = options.compression;
+  writer_options.max_points_per_page = options.page_points;
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<TsFileWriter> writer,
+                          TsFileWriter::Create(path, GenSchema(options.fields), writer_options));
+  const size_t first_row = options.rows * part / parts, end_row = options.rows * (part + 1) / parts;
+  std::vector<ColumnValues> fields(options.fields);
+  for (size_t d = 0; d < options.devices; ++d) {
+    std::vector<int64_t> times;
+    for (size_t r = first_row; r < end_row; ++r) {
+      if (Rewritten(options, d, r)) times.push_back(kFirstTime + static_cast<int64_t>(r) * kTimeStep);
+    }
+    if (times.empty()) continue;
+    Random random(options.seed * 0x2545F4914F6CDD1Dull + d + (part + 1) * 0x9E3779B97F4A7C15ull);
+    for (size_t f = 0; f < options.fields; ++f) {
+      fields[f] = ColumnValues{};
+      fields[f].type = kTypes[f % 5];
+      FillColumn(kKinds[f % 5], times.size(), options.null_ratio, random, fields[f]);
+    }
+    const DeviceId device =
+        writer->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
+    TSREAD_RETURN_IF_ERROR(writer->WriteRows(device, times, fields));
+    progress.Add(1);
+  }
+  TSREAD_RETURN_IF_ERROR(writer->Close());
+  return writer->bytes_written();
+}
+
+// The deleted time range (--deleted of the whole range, from its middle), inclusive.
+std::pair<int64_t, int64_t> DeletedRange(const GenOptions& options) {
+  const int64_t span = static_cast<int64_t>(options.rows) * kTimeStep;
+  const int64_t start = kFirstTime + span / 2;
+  return {start, start + static_cast<int64_t>(options.deleted * static_cast<double>(span)) - 1};
+}
+
+// Writes the deletion beside `path` when the file's times [first, last] overlap it.
+absl::Status WriteDeletion(const std::string& path, const GenOptions& options, int64_t first, int64_t last) {
+  const auto [start, end] = DeletedRange(options);
+  if (end < start || last < start || first > end) return absl::OkStatus();
+  iotdb::DeletionEntry entry;
+  entry.model = iotdb::DeletionEntry::Model::kTable;
+  entry.table = "sensors";
+  entry.start = start;
+  entry.end = end;
+  std::ofstream out(path + ".mods2", std::ios::binary | std::ios::trunc);
+  out << iotdb::SerializeMods2(entry);
+  if (!out.flush()) return absl::UnavailableError(absl::StrCat(path, ".mods2: cannot write"));
+  return absl::OkStatus();
+}
+
+// --iotdb: the data directory; returns the files written and their bytes.
+absl::StatusOr<std::pair<size_t, uint64_t>> WriteIotdbDirectory(const std::string& out, const GenOptions& options,
+                                                                 ProgressBar& progress) {
+  const size_t files = options.files;
+  const size_t parts = options.unsequence > 0 ? std::max<size_t>(1, files / 2) : 0;
+  uint64_t bytes = 0;
+  for (size_t slice = 0; slice < files; ++slice) {
+    const size_t first_row = options.rows * slice / files;
+    const size_t rows = options.rows * (slice + 1) / files - first_row;
+    TSREAD_ASSIGN_OR_RETURN(std::string path, IotdbPath(out, true, slice + 1));
+    absl::StatusOr<uint64_t> written = WriteSlice(path, options, slice, first_row, rows, progress);
+    if (!written.ok()) return WithFileName(written.status(), path);
+    bytes += *written;
+    TSREAD_RETURN_IF_ERROR(WriteDeletion(path, options, kFirstTime + static_cast<int64_t>(first_row) * kTimeStep,
+                                         kFirstTime + static_cast<int64_t>(first_row + rows - 1) * kTimeStep));
+  }
+  for (size_t part = 0; part < parts; ++part) {
+    TSREAD_ASSIGN_OR_RETURN(std::string path, IotdbPath(out, false, files + part + 1));
+    absl::StatusOr<uint64_t> written = WriteUnsequence(path, options, part, parts, progress);
+    if (!written.ok()) return WithFileName(written.status(), path);
+    bytes += *written;
+    const size_t first_row = options.rows * part / parts, end_row = options.rows * (part + 1) / parts;
+    TSREAD_RETURN_IF_ERROR(WriteDeletion(path, options, kFirstTime + static_cast<int64_t>(first_row) * kTimeStep,
+                                         kFirstTime + static_cast<int64_t>(end_row - 1) * kTimeStep));
+  }
+  return std::make_pair(files + parts, bytes);
+}
+
 // Why writing to `out` would destroy something (without --force): an existing file, or a
 // directory that is not empty; nullopt when it is safe.
 std::optional<std::string> OverwriteRefusal(const std::string& out, bool directory, bool force) {
@@ -239,6 +360,17 @@ int RunGen(const Args& args) {
   const size_t files = std::max<size_t>(1, options.files);
   if (std::optional<std::string> refusal = OverwriteRefusal(out, options.files > 0, args.Has("force"))) {
     return UsageError(*refusal);
+  }
+  if (options.iotdb) {
+    ProgressBar progress("gen", options.devices * (files + std::max<size_t>(1, files / 2)));
+    absl::StatusOr<std::pair<size_t, uint64_t>> written = WriteIotdbDirectory(out, options, progress);
+    if (!written.ok()) return Fail(written.status());
+    progress.Finish();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << absl::StrFormat("wrote IoTDB data directory %s: %d files, %d devices, %d sequence rows, %d bytes in %.3f s\n",
+                                 out, written->first, options.devices, options.devices * options.rows, written->second,
+                                 seconds);
+    return kOk;
   }
   if (options.files > 0) {
     std::error_code error;

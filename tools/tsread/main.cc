@@ -48,8 +48,8 @@ const std::vector<Command>& Commands() {
       // IN [OUT]: one or two positionals, checked by RunSalvage.
       {"salvage", {"schema-from", "memory-budget"}, {"json", "force"}, true, tsread::cli::RunSalvage},
       {"gen",
-       {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files"},
-       {"force"},
+       {"devices", "rows", "seed", "compression", "page-points", "fields", "null-ratio", "files", "unsequence", "deleted"},
+       {"force", "iotdb"},
        false,
        tsread::cli::RunGen},
   };

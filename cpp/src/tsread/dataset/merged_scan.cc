@@ -42,6 +42,37 @@ bool TimeChunksIncrease(const std::vector<TimeseriesMetadata>& series) {
   return true;
 }
 
+// The earliest and latest time of a device's rows in a file (its time column's statistics, or for
+// a non-aligned device its series'); nullopt without rows.
+std::optional<std::pair<int64_t, int64_t>> TimeSpan(const std::vector<TimeseriesMetadata>& series) {
+  std::optional<std::pair<int64_t, int64_t>> span;
+  for (const TimeseriesMetadata& s : series) {
+    if (series.size() > 1 && !s.is_time_column()) continue;
+    if (s.statistics.count == 0) continue;
+    const std::pair<int64_t, int64_t> mine{s.statistics.start_time, s.statistics.end_time};
+    span = span ? std::make_pair(std::min(span->first, mine.first), std::max(span->second, mine.second)) : mine;
+  }
+  return span;
+}
+
+// A device's series in a file: all of them, or only its time column ("") and — for a
+// non-aligned device, which has none — its series.
+absl::StatusOr<std::vector<TimeseriesMetadata>> SeriesOf(const TsFileReader& reader, const DeviceLocation& location,
+                                                         bool all, ReadAhead& ahead) {
+  if (all) return reader.ReadTimeseries(location, &ahead);
+  std::vector<TimeseriesMetadata> out;
+  const TsFileReader::MeasurementFilter time_only = [](std::string_view measurement) { return measurement.empty(); };
+  TSREAD_RETURN_IF_ERROR(reader.ForEachTimeseries(
+      location,
+      [&](TimeseriesMetadata&& s) {
+        out.push_back(std::move(s));
+        return absl::OkStatus();
+      },
+      &ahead, &time_only));
+  if (out.empty()) return reader.ReadTimeseries(location, &ahead);  // no time column: a non-aligned device
+  return out;
+}
+
 }  // namespace
 
 bool DeviceIdPrecedes(const DeviceId& a, const DeviceId& b) {
@@ -113,27 +144,34 @@ MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter)
     : scanner_(scanner), filter_(std::move(filter)) {}
 
 absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
-  const Dataset& dataset = *scanner_->dataset_;
   while (true) {
     if (mode_ == Mode::kStream) {
-      absl::StatusOr<TableBatch*> batch = cursor_->Next();
-      if (!batch.ok()) return WithFileName(batch.status(), dataset.files()[stream_file_].path);
-      if (*batch == nullptr) {
+      if (stream_next_ >= stream_.size()) {
         mode_ = Mode::kNone;
         continue;
       }
-      TSREAD_RETURN_IF_ERROR(filter_.Apply(**batch));
-      if ((*batch)->num_rows() > 0) return *batch;
+      TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, DeviceBatch(stream_[stream_next_].first, stream_[stream_next_].second));
+      if (batch == nullptr) {
+        ++stream_next_;
+        continue;
+      }
+      TSREAD_RETURN_IF_ERROR(filter_.Apply(*batch));
+      if (batch->num_rows() > 0) return batch;
       continue;
     }
     if (mode_ == Mode::kMerged) {
-      if (merged_next_ >= merged_.num_rows()) {
+      if (merged_next_ == SIZE_MAX || merged_next_ >= merged_.num_rows()) {
         mode_ = Mode::kNone;
         continue;
       }
       const size_t count = std::min(scanner_->batch_rows_, merged_.num_rows() - merged_next_);
-      CopyRowsToBatch(merged_, merged_next_, count, out_);
-      merged_next_ += count;
+      if (merged_next_ == 0 && count == merged_.num_rows()) {
+        MoveRowsToBatch(merged_, out_);  // the whole device in one batch: no copy
+        merged_next_ = SIZE_MAX;
+      } else {
+        CopyRowsToBatch(merged_, merged_next_, count, out_);
+        merged_next_ += count;
+      }
       TSREAD_RETURN_IF_ERROR(filter_.Apply(out_));
       if (out_.num_rows() > 0) return &out_;
       continue;
@@ -152,83 +190,177 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
 
 absl::Status MergedScanner::Cursor::StartGroup() {
   const MergeGroup& group = scanner_->groups_[next_group_++];
+  const Dataset& dataset = *scanner_->dataset_;
   // Every file of the group planned at once: a device's sources are read side by side.
   entries_.clear();
   next_entry_ = 0;
-  plans_.clear();
-  plans_.reserve(group.files.size());
+  files_.clear();
   for (size_t rank = 0; rank < group.files.size(); ++rank) {
-    TSREAD_ASSIGN_OR_RETURN(plans_.emplace_back(), scanner_->inner_->PlanFile(group.files[rank], 1));
-    if (!plans_.back().has_value()) continue;
-    const TableScanner& s = *plans_.back()->scanner;
-    for (size_t i = 0; i < s.device_count(); ++i) entries_.push_back(Entry{&s.planned_device(i).id, rank, i});
+    auto read = std::make_unique<FileRead>();
+    read->file = group.files[rank];
+    read->masked = group.masked.empty() || group.masked[rank];
+    TSREAD_ASSIGN_OR_RETURN(read->plan, scanner_->inner_->PlanFile(read->file, 1));
+    if (read->plan.has_value()) {
+      const TableScanner& s = *read->plan->scanner;
+      for (size_t i = 0; i < s.device_count(); ++i) {
+        entries_.push_back(Entry{&s.planned_device(i).id, rank, i});
+        if (i > 0 && !DeviceIdPrecedes(s.planned_device(i - 1).id, s.planned_device(i).id)) read->in_order = false;
+      }
+      if (read->in_order && s.device_count() > 0) {
+        absl::Status opened = s.OpenCursorInto(ScanSplit{0, s.device_count(), 0, 0, 0, 0}, read->cursor);
+        if (!opened.ok()) return WithFileName(opened, dataset.files()[read->file].path);
+      }
+    }
+    files_.push_back(std::move(read));
   }
-  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+  // Each in-order file's devices are sorted already: merging them takes a few comparisons per
+  // device where sorting all took a dozen (a group may hold thousands of files' devices).
+  const bool all_in_order = std::all_of(files_.begin(), files_.end(), [](const auto& f) { return f->in_order; });
+  auto before = [](const Entry& a, const Entry& b) {
     if (DeviceIdPrecedes(*a.id, *b.id)) return true;
     if (DeviceIdPrecedes(*b.id, *a.id)) return false;
     return a.rank < b.rank;
-  });
+  };
+  if (!all_in_order) {
+    std::stable_sort(entries_.begin(), entries_.end(), before);
+    return absl::OkStatus();
+  }
+  std::vector<Entry> merged;
+  merged.reserve(entries_.size());
+  // Runs of entries_ by file (each file's devices were appended together, in order).
+  std::vector<std::pair<size_t, size_t>> heads;  // [next, end) per file
+  for (size_t i = 0; i < entries_.size();) {
+    size_t j = i;
+    while (j < entries_.size() && entries_[j].rank == entries_[i].rank) ++j;
+    heads.emplace_back(i, j);
+    i = j;
+  }
+  auto later = [&](const std::pair<size_t, size_t>& a, const std::pair<size_t, size_t>& b) {
+    return before(entries_[b.first], entries_[a.first]);
+  };
+  std::make_heap(heads.begin(), heads.end(), later);
+  while (!heads.empty()) {
+    std::pop_heap(heads.begin(), heads.end(), later);
+    std::pair<size_t, size_t>& top = heads.back();
+    merged.push_back(entries_[top.first++]);
+    if (top.first == top.second) {
+      heads.pop_back();
+    } else {
+      std::push_heap(heads.begin(), heads.end(), later);
+    }
+  }
+  entries_ = std::move(merged);
   return absl::OkStatus();
 }
 
-absl::Status MergedScanner::Cursor::Open(const Entry& source) {
-  const DatasetScanner::FileScan& plan = *plans_[source.rank];
-  stream_file_ = scanner_->groups_[next_group_ - 1].files[source.rank];
-  absl::Status status = plan.scanner->OpenCursorInto(ScanSplit{source.device, 1, 0, 0, 0, 0}, cursor_);
-  return status.ok() ? status : WithFileName(status, scanner_->dataset_->files()[stream_file_].path);
+absl::StatusOr<TableBatch*> MergedScanner::Cursor::DeviceBatch(size_t rank, size_t device) {
+  FileRead& read = *files_[rank];
+  const std::string& path = scanner_->dataset_->files()[read.file].path;
+  const TableScanner& scanner = *read.plan->scanner;
+  if (!read.in_order && read.reopened_at != device) {
+    absl::Status opened = scanner.OpenCursorInto(ScanSplit{device, 1, 0, 0, 0, 0}, read.cursor);
+    if (!opened.ok()) return WithFileName(opened, path);
+    read.reopened_at = device;
+    read.pending = nullptr;
+  }
+  if (read.pending == nullptr) {
+    absl::StatusOr<TableBatch*> batch = read.cursor->Next();
+    if (!batch.ok()) return WithFileName(batch.status(), path);
+    if (*batch == nullptr) return nullptr;
+    read.pending = *batch;
+  }
+  // A batch of a later device waits for it (the file's devices come in the merge's order).
+  if (read.pending->device != &scanner.planned_device(device).id) return nullptr;
+  return std::exchange(read.pending, nullptr);
 }
 
 absl::Status MergedScanner::Cursor::StartDevice() {
   const Dataset& dataset = *scanner_->dataset_;
-  const std::vector<size_t>& group = scanner_->groups_[next_group_ - 1].files;
   const std::vector<ProjectedColumn>& read_columns = scanner_->inner_->projection();
   // The device's sources, lowest priority first.
   const size_t first = next_entry_;
   while (next_entry_ < entries_.size() && *entries_[next_entry_].id == *entries_[first].id) ++next_entry_;
-  std::vector<SourceMask> masks(next_entry_ - first);
-  bool stream = masks.size() == 1;
+  const size_t sources = next_entry_ - first;
+  std::vector<SourceMask> masks(sources);
+  // The sources stream one after the other, as their files read them, when nothing is masked and
+  // their times never meet: each file's chunks in time order, the files' time spans disjoint.
+  bool stream = true;
+  std::vector<std::pair<int64_t, size_t>> spans;  // (first time, entry), to order streamed sources
+  std::vector<std::pair<int64_t, int64_t>> ranges;
   for (size_t k = first; k < next_entry_; ++k) {
     const Entry& e = entries_[k];
-    const DatasetScanner::FileScan& plan = *plans_[e.rank];
-    const PlannedDevice& device = plan.scanner->planned_device(e.device);
-    absl::StatusOr<std::vector<TimeseriesMetadata>> series = plan.reader->ReadTimeseries(device.location);
-    if (!series.ok()) return WithFileName(series.status(), dataset.files()[group[e.rank]].path);
-    if (scanner_->mask_) {
-      absl::StatusOr<SourceMask> mask = scanner_->mask_(group[e.rank], device.id, *series, read_columns);
-      if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[group[e.rank]].path);
+    FileRead& read = *files_[e.rank];
+    // Series metadata only where it decides something: a file's deletions, or whether the
+    // sources can be streamed.
+    if (!read.masked && !stream) continue;
+    const PlannedDevice& device = read.plan->scanner->planned_device(e.device);
+    // A file with deletions: every series (the mask names columns); else the time column alone,
+    // the others skipped unparsed.
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = SeriesOf(*read.plan->reader, device.location, read.masked,
+                                                                      read.metadata);
+    if (!series.ok()) return WithFileName(series.status(), dataset.files()[read.file].path);
+    if (read.masked && scanner_->mask_) {
+      absl::StatusOr<SourceMask> mask = scanner_->mask_(read.file, device.id, *series, read_columns);
+      if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[read.file].path);
       masks[k - first] = std::move(*mask);
     }
     stream = stream && masks[k - first].empty() && TimeChunksIncrease(*series);
+    if (stream && sources > 1) {
+      const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(*series);
+      if (span.has_value()) {
+        spans.emplace_back(span->first, k);
+        ranges.push_back(*span);
+      }
+    }
+  }
+  if (stream && sources > 1) {
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t i = 1; i < ranges.size() && stream; ++i) stream = ranges[i].first > ranges[i - 1].second;
   }
   if (stream) {
-    TSREAD_RETURN_IF_ERROR(Open(entries_[first]));
+    std::sort(spans.begin(), spans.end());
+    stream_.clear();
+    stream_next_ = 0;
+    if (sources == 1) {
+      stream_.emplace_back(entries_[first].rank, entries_[first].device);
+    } else {
+      for (const auto& [start, k] : spans) stream_.emplace_back(entries_[k].rank, entries_[k].device);
+    }
     mode_ = Mode::kStream;
     return absl::OkStatus();
   }
   // Each source's rows in memory, masked and cut into runs of increasing time; runs in priority order.
-  std::vector<SourceRows> runs;
+  size_t used = 0;
   for (size_t k = first; k < next_entry_; ++k) {
-    TSREAD_RETURN_IF_ERROR(Open(entries_[k]));
-    std::optional<SourceRows> rows;
+    const Entry& e = entries_[k];
+    SourceRows* rows = nullptr;
     while (true) {
-      absl::StatusOr<TableBatch*> batch = cursor_->Next();
-      if (!batch.ok()) return WithFileName(batch.status(), dataset.files()[stream_file_].path);
-      if (*batch == nullptr) break;
-      if (!rows.has_value()) {
-        rows = EmptyRowsLike(**batch, read_columns.size());
-        out_.device = entries_[k].id;
-        out_.projection = (*batch)->projection;
-        out_.file = (*batch)->file;
+      TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, DeviceBatch(e.rank, e.device));
+      if (batch == nullptr) break;
+      if (rows == nullptr) {
+        if (runs_.size() <= used) runs_.emplace_back();
+        rows = &runs_[used++];
+        out_.device = e.id;
+        out_.projection = batch->projection;
+        out_.file = batch->file;
+        TakeRows(*batch, read_columns.size(), *rows);  // the first batch's buffers, not a copy
+        continue;
       }
-      AppendRows(**batch, *rows);
+      AppendRows(*batch, *rows);
     }
-    if (!rows.has_value()) continue;
+    if (rows == nullptr) continue;
     ApplyMask(masks[k - first], *rows);
-    for (SourceRows& run : SplitRuns(std::move(*rows))) runs.push_back(std::move(run));
+    // A file whose chunks repeat times holds several runs: the later chunks' rows after the earlier.
+    std::vector<SourceRows> cut = SplitRuns(std::move(*rows));
+    *rows = std::move(cut[0]);
+    for (size_t c = 1; c < cut.size(); ++c) {
+      if (runs_.size() <= used) runs_.emplace_back();
+      runs_[used++] = std::move(cut[c]);
+    }
   }
   std::vector<const SourceRows*> order;
-  for (const SourceRows& run : runs) order.push_back(&run);
-  merged_ = MergeRuns(order);
+  for (size_t r = 0; r < used; ++r) order.push_back(&runs_[r]);
+  MergeRunsInto(order, merged_, scratch_);
   merged_next_ = 0;
   mode_ = Mode::kMerged;
   return absl::OkStatus();

@@ -20,19 +20,24 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/dataset/row_filter.h"
 #include "tsread/dataset/source_rows.h"
+#include "tsread/io/read_ahead.h"
 
 namespace tsread {
 
-// Files whose rows may meet, by index into Dataset::files(), lowest priority first.
+// Files whose rows may meet, by index into Dataset::files(), lowest priority first, and for each
+// whether the mask function may remove any of its rows (else it is not asked).
 struct MergeGroup {
   std::vector<size_t> files;
+  std::vector<bool> masked;  // empty: every file may be masked
 };
 
 // What to remove from file `file`'s rows of `device` before the merge, given the device's series
@@ -71,23 +76,41 @@ class MergedScanner {
       size_t rank = 0;    // the file's place in the group: its priority
       size_t device = 0;  // planned device index in the file's scanner
     };
+    // One file of the group being read: its plan, and a cursor over all its planned devices that
+    // the group's devices take their batches from in turn (its read-ahead windows then serve
+    // device after device), or — when the file's devices are not in the merge's order — reopened
+    // on each device.
+    struct FileRead {
+      size_t file = 0;  // in the dataset
+      std::optional<DatasetScanner::FileScan> plan;
+      bool masked = false;
+      bool in_order = true;
+      std::optional<TableScanner::Cursor> cursor;
+      TableBatch* pending = nullptr;  // the cursor's batch not yet taken (a later device's)
+      size_t reopened_at = SIZE_MAX;  // !in_order: the device the cursor was opened on
+      ReadAhead metadata{ReadAhead::kMetadataWindowBytes};  // the devices' series metadata, in order
+    };
     explicit Cursor(const MergedScanner* scanner, RowFilter filter);
     // Plans the next group's files and lists their devices.
     absl::Status StartGroup();
     // Starts the next device of the group: streamed as its one source reads it, or merged.
     absl::Status StartDevice();
-    absl::Status Open(const Entry& source);
+    // The next batch of planned device `device` of the group's file `rank`; nullptr after its last.
+    absl::StatusOr<TableBatch*> DeviceBatch(size_t rank, size_t device);
 
     const MergedScanner* scanner_;
     RowFilter filter_;
     size_t next_group_ = 0;
-    std::vector<std::optional<DatasetScanner::FileScan>> plans_;  // the group's files, by rank
-    std::vector<Entry> entries_;                                  // the group's devices, by id then rank
+    std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
+    std::vector<Entry> entries_;                    // the group's devices, by id then rank
     size_t next_entry_ = 0;
     enum class Mode { kNone, kStream, kMerged } mode_ = Mode::kNone;
-    std::optional<TableScanner::Cursor> cursor_;
-    size_t stream_file_ = 0;
+    // kStream: the sources still to stream, in time order (front first): (rank, device).
+    std::vector<std::pair<size_t, size_t>> stream_;
+    size_t stream_next_ = 0;
+    std::vector<SourceRows> runs_;  // a merged device's runs (buffers kept from device to device)
     SourceRows merged_;
+    MergeScratch scratch_;
     size_t merged_next_ = 0;
     TableBatch out_;
   };

@@ -2,7 +2,9 @@
 #include "tsread/dataset/source_rows.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 namespace tsread {
@@ -19,6 +21,30 @@ void SetValid(ColumnVector& c, size_t row, bool valid) {
     c.validity[row >> 3] |= bit;
   } else {
     c.validity[row >> 3] &= static_cast<uint8_t>(~bit);
+  }
+}
+
+// Sets bits [at, at + count) of a bitmap (a column without nulls: whole bytes at once).
+void SetBitRange(std::vector<uint8_t>& bits, size_t at, size_t count) {
+  size_t r = at;
+  const size_t end = at + count;
+  for (; r < end && (r & 7) != 0; ++r) bits[r >> 3] |= static_cast<uint8_t>(1u << (r & 7));
+  if (r + 8 <= end) {
+    std::memset(bits.data() + (r >> 3), 0xFF, (end - r) >> 3);
+    r += (end - r) & ~size_t{7};
+  }
+  for (; r < end; ++r) bits[r >> 3] |= static_cast<uint8_t>(1u << (r & 7));
+}
+
+// Copies the validity of rows [begin, begin + count) of `from` to rows from `at` of `to` (whose
+// bits there are clear).
+void CopyValidity(const ColumnVector& from, size_t begin, size_t count, ColumnVector& to, size_t at) {
+  if (from.null_count == 0) {
+    SetBitRange(to.validity, at, count);
+    return;
+  }
+  for (size_t r = 0; r < count; ++r) {
+    if (from.IsValid(begin + r)) to.validity[(at + r) >> 3] |= static_cast<uint8_t>(1u << ((at + r) & 7));
   }
 }
 
@@ -84,13 +110,35 @@ bool SourceMask::empty() const {
 
 SourceRows EmptyRowsLike(const TableBatch& batch, size_t column_count) {
   SourceRows rows;
-  rows.columns.resize(column_count);
-  for (size_t j = 0; j < column_count && j < batch.columns.size(); ++j) {
-    rows.columns[j].type = batch.columns[j].type;
-    rows.columns[j].Clear();
-    if (!HoldsRows(batch.columns[j], batch.num_rows())) rows.columns[j].offsets.clear();
-  }
+  ResetRowsLike(batch, column_count, rows);
   return rows;
+}
+
+void ResetRowsLike(const TableBatch& batch, size_t column_count, SourceRows& rows) {
+  rows.times.clear();
+  rows.columns.resize(column_count);
+  for (size_t j = 0; j < column_count; ++j) {
+    ColumnVector& c = rows.columns[j];
+    c.type = j < batch.columns.size() ? batch.columns[j].type : DataType::kInt64;
+    c.length = 0;
+    c.null_count = 0;
+    c.validity.clear();
+    c.bools.clear();
+    c.int32s.clear();
+    c.int64s.clear();
+    c.floats.clear();
+    c.doubles.clear();
+    c.bytes.clear();
+    c.offsets.clear();
+    // A FIELD column starts with its single offset 0; TAG/ATTRIBUTE placeholders hold nothing.
+    if (j < batch.columns.size() && HoldsRows(batch.columns[j], batch.num_rows()) && IsBinary(c)) c.offsets.push_back(0);
+  }
+}
+
+void TakeRows(TableBatch& batch, size_t column_count, SourceRows& rows) {
+  std::swap(rows.times, batch.times);
+  rows.columns.resize(column_count);
+  for (size_t j = 0; j < column_count && j < batch.columns.size(); ++j) std::swap(rows.columns[j], batch.columns[j]);
 }
 
 void AppendRows(const TableBatch& batch, SourceRows& rows) {
@@ -103,8 +151,8 @@ void AppendRows(const TableBatch& batch, SourceRows& rows) {
     ColumnVector& to = rows.columns[j];
     const size_t old_bytes = to.bytes.size();
     to.length = before + added;
-    to.validity.resize((to.length + 7) / 8);
-    for (size_t r = 0; r < added; ++r) SetValid(to, before + r, from.IsValid(r));
+    to.validity.resize((to.length + 7) / 8, 0);
+    CopyValidity(from, 0, added, to, before);
     if (IsBinary(to)) {
       if (to.offsets.empty()) to.offsets.push_back(0);
       to.bytes.insert(to.bytes.end(), from.bytes.begin(), from.bytes.end());
@@ -173,54 +221,269 @@ std::vector<SourceRows> SplitRuns(SourceRows rows) {
 
 SourceRows MergeRuns(const std::vector<const SourceRows*>& runs) {
   SourceRows out;
-  if (runs.empty()) return out;
-  // The times: a k-way union of increasing lists, and per run the row it has at each time.
+  MergeRunsInto(runs, out);
+  return out;
+}
+
+// Where each merged row's values come from: run src_run[r], row src_row[r] (the highest-priority
+// run with that time); `shared` lists the rows several runs have, whose null values may be filled
+// from a lower-priority run.
+struct MergePlan {
+  // One run's row at a shared time.
+  struct Holder {
+    uint32_t run;
+    uint32_t row;
+  };
+  std::vector<uint32_t> src_run, src_row;
+  struct SharedRow {
+    uint32_t row;            // the merged row
+    uint32_t begin, count;   // its holders: holders[begin, begin + count), by ascending priority
+  };
+  std::vector<SharedRow> shared;
+  std::vector<Holder> holders;
+  std::vector<size_t> next;  // PlanMerge's working state, kept with the plan's buffers
+  std::vector<uint32_t> waiting, live;
+
+  void Clear() {
+    src_run.clear();
+    src_row.clear();
+    shared.clear();
+    holders.clear();
+  }
+};
+
+namespace {
+
+using Shared = MergePlan::Holder;
+
+// The merged times (into `times`) and where each row's values come from: while one run alone has
+// the next time, it gives every row before the next time of another run in one stretch; a time
+// several runs have takes the last of them. Only the runs already begun are compared (runs in
+// time order — a dataset's files — overlap a few at a time), the next one to begin by its first time.
+void PlanMerge(const std::vector<const SourceRows*>& runs, std::vector<int64_t>& times, MergePlan& plan) {
   const size_t k = runs.size();
-  std::vector<size_t> next(k, 0);
-  std::vector<std::vector<int32_t>> row_of(k);
-  while (true) {
-    bool any = false;
-    int64_t t = 0;
-    for (size_t s = 0; s < k; ++s) {
-      if (next[s] < runs[s]->num_rows() && (!any || runs[s]->times[next[s]] < t)) {
-        t = runs[s]->times[next[s]];
-        any = true;
+  std::vector<size_t>& next = plan.next;
+  next.assign(k, 0);
+  std::vector<uint32_t>& waiting = plan.waiting;  // runs not begun, by first time descending (the next one last)
+  waiting.clear();
+  for (size_t s = 0; s < k; ++s) {
+    if (runs[s]->num_rows() > 0) waiting.push_back(static_cast<uint32_t>(s));
+  }
+  std::stable_sort(waiting.begin(), waiting.end(), [&](uint32_t a, uint32_t b) {
+    return runs[a]->times[0] > runs[b]->times[0];
+  });
+  std::vector<uint32_t>& live = plan.live;  // begun and not exhausted, in run (priority) order
+  live.clear();
+  while (!live.empty() || !waiting.empty()) {
+    // Every waiting run that begins at or before the earliest live head joins.
+    int64_t t = live.empty() ? runs[waiting.back()]->times[0] : runs[live[0]]->times[next[live[0]]];
+    for (uint32_t s : live) t = std::min(t, runs[s]->times[next[s]]);
+    while (!waiting.empty() && runs[waiting.back()]->times[0] <= t) {
+      const uint32_t s = waiting.back();
+      waiting.pop_back();
+      live.insert(std::upper_bound(live.begin(), live.end(), s), s);
+      t = std::min(t, runs[s]->times[0]);
+    }
+    // One pass: the runs at t, and the next time after it (a live head, or a waiting run's start).
+    size_t first_run = k, holders = 0;
+    bool any_second = !waiting.empty();
+    int64_t second = any_second ? runs[waiting.back()]->times[0] : 0;
+    for (uint32_t s : live) {
+      const int64_t head = runs[s]->times[next[s]];
+      if (head == t) {
+        first_run = s;
+        ++holders;
+      } else if (!any_second || head < second) {
+        second = head;
+        any_second = true;
       }
     }
-    if (!any) break;
-    out.times.push_back(t);
-    for (size_t s = 0; s < k; ++s) {
-      const bool here = next[s] < runs[s]->num_rows() && runs[s]->times[next[s]] == t;
-      row_of[s].push_back(here ? static_cast<int32_t>(next[s]++) : -1);
+    bool exhausted = false;
+    if (holders == 1) {
+      const SourceRows& run = *runs[first_run];
+      const size_t begin = next[first_run];
+      size_t end = begin + 1;
+      if (!any_second) {
+        end = run.num_rows();
+      } else {
+        // Usually a short stretch: walk a few rows before searching.
+        const int64_t* tv = run.times.data();
+        const size_t n = run.num_rows();
+        while (end < n && end < begin + 8 && tv[end] < second) ++end;
+        if (end == begin + 8 && end < n && tv[end] < second) {
+          end = static_cast<size_t>(std::lower_bound(tv + end, tv + n, second) - tv);
+        }
+      }
+      times.insert(times.end(), run.times.begin() + static_cast<std::ptrdiff_t>(begin),
+                   run.times.begin() + static_cast<std::ptrdiff_t>(end));
+      plan.src_run.insert(plan.src_run.end(), end - begin, static_cast<uint32_t>(first_run));
+      const size_t at = plan.src_row.size();
+      plan.src_row.resize(at + (end - begin));
+      for (size_t r = begin; r < end; ++r) plan.src_row[at + (r - begin)] = static_cast<uint32_t>(r);
+      next[first_run] = end;
+      exhausted = end == run.num_rows();
+    } else {
+      const uint32_t at = static_cast<uint32_t>(plan.holders.size());
+      for (uint32_t s : live) {
+        if (runs[s]->times[next[s]] != t) continue;
+        plan.holders.push_back(Shared{s, static_cast<uint32_t>(next[s]++)});
+        exhausted = exhausted || next[s] == runs[s]->num_rows();
+      }
+      const Shared& top = plan.holders.back();
+      plan.shared.push_back(MergePlan::SharedRow{static_cast<uint32_t>(times.size()), at,
+                                                 static_cast<uint32_t>(plan.holders.size() - at)});
+      plan.src_run.push_back(top.run);
+      plan.src_row.push_back(top.row);
+      times.push_back(t);
+    }
+    if (exhausted) {
+      live.erase(std::remove_if(live.begin(), live.end(), [&](uint32_t s) { return next[s] >= runs[s]->num_rows(); }),
+                 live.end());
     }
   }
+}
+
+// Column j of run s, or nullptr when the run holds no values of it.
+const ColumnVector* ValuesOf(const std::vector<const SourceRows*>& runs, size_t s, size_t j) {
+  const SourceRows& run = *runs[s];
+  return HoldsRows(run.columns[j], run.num_rows()) ? &run.columns[j] : nullptr;
+}
+
+// Whether run s has a value of column j at row `row`.
+bool HasValue(const std::vector<const SourceRows*>& runs, size_t s, size_t j, size_t row) {
+  const ColumnVector* c = ValuesOf(runs, s, j);
+  return c != nullptr && c->IsValid(row);
+}
+
+// The shared row's value: the highest-priority holder whose value is not null; nullopt for none.
+std::optional<Shared> FilledFrom(const std::vector<const SourceRows*>& runs, const MergePlan& plan,
+                                 const MergePlan::SharedRow& shared, size_t j) {
+  for (uint32_t i = shared.begin + shared.count; i-- > shared.begin;) {
+    const Shared& h = plan.holders[i];
+    if (HasValue(runs, h.run, j, h.row)) return h;
+  }
+  return std::nullopt;
+}
+
+// Column j of the merged rows, a fixed-width type: a gather from the plan's sources, then the
+// shared rows whose chosen value is null filled from lower-priority runs.
+template <typename T>
+void GatherFixed(const std::vector<const SourceRows*>& runs, const MergePlan& plan, size_t j,
+                 std::vector<T> ColumnVector::*member, ColumnVector& column) {
+  const size_t n = plan.src_run.size();
+  std::vector<const T*> base(runs.size(), nullptr);
+  bool all_valid = true;
+  for (size_t s = 0; s < runs.size(); ++s) {
+    const ColumnVector* c = ValuesOf(runs, s, j);
+    if (c != nullptr) base[s] = (c->*member).data();
+    all_valid = all_valid && (runs[s]->num_rows() == 0 || (c != nullptr && c->null_count == 0));
+  }
+  T* out = (column.*member).data();
+  for (size_t r = 0; r < n; ++r) {
+    const T* b = base[plan.src_run[r]];
+    out[r] = b != nullptr ? b[plan.src_row[r]] : T{};
+  }
+  if (all_valid) {
+    column.SetAllValid();
+    return;
+  }
+  std::fill(column.validity.begin(), column.validity.end(), 0);
+  for (size_t r = 0; r < n; ++r) {
+    if (HasValue(runs, plan.src_run[r], j, plan.src_row[r])) {
+      column.validity[r >> 3] |= static_cast<uint8_t>(1u << (r & 7));
+    } else {
+      out[r] = T{};
+    }
+  }
+  for (const MergePlan::SharedRow& shared : plan.shared) {
+    if (column.IsValid(shared.row)) continue;
+    if (std::optional<Shared> from = FilledFrom(runs, plan, shared, j)) {
+      out[shared.row] = base[from->run][from->row];
+      column.validity[shared.row >> 3] |= static_cast<uint8_t>(1u << (shared.row & 7));
+    }
+  }
+  column.FinishValidity();
+}
+
+// Column j of the merged rows, a binary type: values appended row by row (shared rows filled as above).
+void GatherBinary(const std::vector<const SourceRows*>& runs, const MergePlan& plan, size_t j, ColumnVector& column) {
+  const size_t n = plan.src_run.size();
+  std::fill(column.validity.begin(), column.validity.end(), 0);
+  column.bytes.clear();
+  column.offsets[0] = 0;
+  size_t next_shared = 0;
+  for (size_t r = 0; r < n; ++r) {
+    std::optional<Shared> from = Shared{plan.src_run[r], plan.src_row[r]};
+    const bool is_shared = next_shared < plan.shared.size() && plan.shared[next_shared].row == r;
+    if (is_shared) {
+      from = FilledFrom(runs, plan, plan.shared[next_shared++], j);
+    } else if (!HasValue(runs, from->run, j, from->row)) {
+      from.reset();
+    }
+    if (from.has_value()) {
+      CopyValue(*ValuesOf(runs, from->run, j), from->row, column, r);
+    } else {
+      SetNull(column, r);
+    }
+  }
+  column.FinishValidity();
+}
+
+}  // namespace
+
+void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out) {
+  MergeScratch scratch;
+  MergeRunsInto(runs, out, scratch);
+}
+
+MergeScratch::MergeScratch() : plan(std::make_unique<MergePlan>()) {}
+MergeScratch::~MergeScratch() = default;
+MergeScratch::MergeScratch(MergeScratch&&) noexcept = default;
+MergeScratch& MergeScratch::operator=(MergeScratch&&) noexcept = default;
+
+void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out, MergeScratch& scratch) {
+  out.times.clear();
+  if (runs.empty()) {
+    out.columns.clear();
+    return;
+  }
+  MergePlan& plan = *scratch.plan;
+  plan.Clear();
+  PlanMerge(runs, out.times, plan);
   const size_t n = out.num_rows();
   out.columns.resize(runs[0]->columns.size());
   for (size_t j = 0; j < out.columns.size(); ++j) {
+    ColumnVector& column = out.columns[j];
+    column.type = runs[0]->columns[j].type;
     // A column with rows in no run (TAG, ATTRIBUTE) stays an empty placeholder.
-    const ColumnVector* like = nullptr;
-    for (const SourceRows* run : runs) {
-      if (HoldsRows(run->columns[j], run->num_rows()) && run->num_rows() > 0) like = &run->columns[j];
+    const bool values = std::any_of(runs.begin(), runs.end(), [&](const SourceRows* run) {
+      return run->num_rows() > 0 && HoldsRows(run->columns[j], run->num_rows());
+    });
+    if (!values) {
+      column.length = 0;
+      column.null_count = 0;
+      column.validity.clear();
+      column.offsets.clear();
+      column.bytes.clear();
+      continue;
     }
-    out.columns[j].type = runs[0]->columns[j].type;
-    if (like == nullptr) continue;
-    ColumnVector column = SizedLike(*like, n);
-    for (size_t r = 0; r < n; ++r) {
-      bool set = false;
-      for (size_t s = k; s-- > 0 && !set;) {
-        const int32_t row = row_of[s][r];
-        if (row < 0) continue;
-        const ColumnVector& from = runs[s]->columns[j];
-        if (!HoldsRows(from, runs[s]->num_rows()) || !from.IsValid(static_cast<size_t>(row))) continue;
-        CopyValue(from, static_cast<size_t>(row), column, r);
-        set = true;
-      }
-      if (!set) SetNull(column, r);
+    column.Resize(n);
+    switch (PhysicalTypeOf(column.type)) {
+      case PhysicalType::kBoolean: GatherFixed(runs, plan, j, &ColumnVector::bools, column); break;
+      case PhysicalType::kInt32: GatherFixed(runs, plan, j, &ColumnVector::int32s, column); break;
+      case PhysicalType::kInt64: GatherFixed(runs, plan, j, &ColumnVector::int64s, column); break;
+      case PhysicalType::kFloat: GatherFixed(runs, plan, j, &ColumnVector::floats, column); break;
+      case PhysicalType::kDouble: GatherFixed(runs, plan, j, &ColumnVector::doubles, column); break;
+      case PhysicalType::kBinary: GatherBinary(runs, plan, j, column); break;
     }
-    column.FinishValidity();
-    out.columns[j] = std::move(column);
   }
-  return out;
+}
+
+void MoveRowsToBatch(SourceRows& rows, TableBatch& batch) {
+  std::swap(batch.times, rows.times);
+  batch.columns.resize(rows.columns.size());
+  for (size_t j = 0; j < rows.columns.size(); ++j) std::swap(batch.columns[j], rows.columns[j]);
+  rows.times.clear();
 }
 
 void CopyRowsToBatch(const SourceRows& rows, size_t begin, size_t count, TableBatch& batch) {

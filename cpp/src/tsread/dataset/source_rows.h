@@ -5,6 +5,7 @@
 #define TSREAD_DATASET_SOURCE_ROWS_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "tsread/read/aligned_device_reader.h"
@@ -33,6 +34,12 @@ struct SourceMask {
 
 // Empty rows with the types of `batch`'s first `column_count` columns (TAG/ATTRIBUTE ones empty).
 SourceRows EmptyRowsLike(const TableBatch& batch, size_t column_count);
+// The same into `rows`, keeping its buffers' capacity (a merge reuses them device after device).
+void ResetRowsLike(const TableBatch& batch, size_t column_count, SourceRows& rows);
+// `batch`'s rows as `rows` (its first `column_count` columns), buffers swapped rather than copied:
+// the batch gets rows' old buffers (a cursor refills them). For a source whose device fits one
+// batch, the usual case, nothing is copied.
+void TakeRows(TableBatch& batch, size_t column_count, SourceRows& rows);
 // Appends the rows of `batch`'s first rows.columns.size() columns.
 void AppendRows(const TableBatch& batch, SourceRows& rows);
 // Removes masked rows and nulls masked cells.
@@ -45,9 +52,25 @@ std::vector<SourceRows> SplitRuns(SourceRows rows);
 // the highest-priority run whose value at that time is not null (IoTDB's per-column merge: a null
 // never hides a value of a lower-priority run).
 SourceRows MergeRuns(const std::vector<const SourceRows*>& runs);
+// The same into `out`, keeping its buffers' capacity. Rows that one run alone has are copied in
+// ranges; only times several runs share are decided column by column.
+void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out);
+// A merge's working memory, kept by a caller that merges device after device.
+struct MergePlan;
+struct MergeScratch {
+  MergeScratch();
+  ~MergeScratch();
+  MergeScratch(MergeScratch&&) noexcept;
+  MergeScratch& operator=(MergeScratch&&) noexcept;
+  std::unique_ptr<MergePlan> plan;
+};
+void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out, MergeScratch& scratch);
 // Moves rows [begin, begin + count) of `rows` into `batch` (times and the columns; TAG/ATTRIBUTE
 // columns left empty).
 void CopyRowsToBatch(const SourceRows& rows, size_t begin, size_t count, TableBatch& batch);
+// Moves all of `rows` into `batch` (buffers swapped, no copy); `rows` is left empty (with the
+// batch's old buffers, for reuse).
+void MoveRowsToBatch(SourceRows& rows, TableBatch& batch);
 
 }  // namespace tsread
 

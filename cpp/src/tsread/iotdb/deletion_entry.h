@@ -87,6 +87,11 @@ DeletionFileContents ParseMods2(std::string_view bytes, std::string_view path);
 // legacy `DELETION,<path>,<version>,<end>`); reading stops at the first line it cannot decode.
 DeletionFileContents ParseModsText(std::string_view bytes, std::string_view path);
 
+// The `.mods2` bytes of `entry` (IoTDB's ModEntry#serialize): what `tsread gen` writes beside the
+// files of an IoTDB-shaped directory. A tree entry's pattern is its nodes joined by '.', a node
+// that needs them back-quoted.
+std::string SerializeMods2(const DeletionEntry& entry);
+
 // A tree path's nodes: split on '.' outside back quotes, the quotes of a quoted node removed
 // (`` `a``b` `` is a`b). "root.sg.`d.1`.s" -> root, sg, d.1, s.
 std::vector<std::string> PathNodes(std::string_view path);

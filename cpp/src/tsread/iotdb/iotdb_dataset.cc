@@ -158,7 +158,9 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> IotdbDataset::ScanTable(DatasetSc
   for (const FileGroup& group : layout_.groups) {
     MergeGroup merge;
     for (size_t f : group.files) {
-      if (layout_.files[f].database == database && position[f] != SIZE_MAX) merge.files.push_back(position[f]);
+      if (layout_.files[f].database != database || position[f] == SIZE_MAX) continue;
+      merge.files.push_back(position[f]);
+      merge.masked.push_back(!deletions_[f].empty());
     }
     if (!merge.files.empty()) groups.push_back(std::move(merge));
   }
