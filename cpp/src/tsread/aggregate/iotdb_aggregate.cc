@@ -1,7 +1,9 @@
 // Aggregates over IoTDB's merged rows (iotdb_aggregate.h).
 #include "tsread/aggregate/iotdb_aggregate.h"
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -24,25 +26,54 @@ absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset
   // Without FIELD columns a TAG column stands in (rows are counted by the time column; it costs
   // no chunk).
   if (scan.columns.empty() && !out.tag_columns.empty()) scan.columns.push_back(out.tag_columns[0]);
-  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<MergedScanner> scanner, dataset.ScanTable(scan));
+  GroupBuilder builder(out, options);
+  // The builder keeps per-file state (the reader its exactness checks read headers with, the
+  // file's own schema): switched to a file before statistics of its rows are offered, and to the
+  // batch's file's schema before rows are added. Files stay open while their group is read.
+  const Dataset* files = nullptr;
+  std::map<size_t, std::shared_ptr<const TsFileReader>> readers;
+  size_t builder_file = SIZE_MAX;
+  absl::Status switch_failed;
+  MergedStatistics statistics;
+  statistics.filter = &builder;
+  statistics.before_file = [&](size_t f) {
+    if (f == builder_file) return;
+    auto it = readers.find(f);
+    if (it == readers.end()) {
+      absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = files->OpenFile(f);
+      if (!reader.ok()) {
+        switch_failed = reader.status();
+        return;
+      }
+      it = readers.emplace(f, std::move(*reader)).first;
+    }
+    const TableSchema* own = files->files()[f].FindTable(out.table);
+    if (own == nullptr) return;
+    builder.StartFile(*it->second, *own);
+    builder_file = f;
+  };
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<MergedScanner> scanner, dataset.ScanTable(scan, statistics));
+  files = &scanner->inner().dataset();
   // Each file's own schema of the table: where a device's TAG values are in its id.
-  const Dataset& files = scanner->inner().dataset();
   std::map<std::string, const TableSchema*, std::less<>> own;
-  for (const DatasetFile& f : files.files()) {
+  for (const DatasetFile& f : files->files()) {
     if (const TableSchema* t = f.FindTable(out.table)) own.emplace(f.path, t);
   }
-  GroupBuilder builder(out, options);
   const DeviceId* device = nullptr;
   TSREAD_RETURN_IF_ERROR(scanner->Scan([&](const TableBatch& batch) {
+    TSREAD_RETURN_IF_ERROR(switch_failed);
     if (batch.device != device) {
       const auto it = own.find(*batch.file);
       if (it == own.end()) return absl::InternalError(absl::StrCat(*batch.file, ": rows of a file without the table"));
       builder.StartMergedRows(*it->second);
+      builder_file = SIZE_MAX;
       device = batch.device;
     }
     builder.AddBatch(batch);
     return absl::OkStatus();
   }));
+  TSREAD_RETURN_IF_ERROR(switch_failed);
+  out.work = builder.work();
   out.groups = builder.TakeGroups();
   if (options.fill_empty_buckets) TSREAD_RETURN_IF_ERROR(FillEmptyBuckets(options, out));
   return out;

@@ -88,7 +88,8 @@ bool DeviceIdPrecedes(const DeviceId& a, const DeviceId& b) {
 }
 
 absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Dataset& dataset, DatasetScanOptions options,
-                                                                     std::vector<MergeGroup> groups, SourceMaskFn mask) {
+                                                                     std::vector<MergeGroup> groups, SourceMaskFn mask,
+                                                                     MergedStatistics statistics) {
   TSREAD_ASSIGN_OR_RETURN(options.table, dataset.TableToRead(options.table));
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(options.table));
   TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> wanted, ResolveProjection(schema, options.columns));
@@ -123,6 +124,7 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   scanner->dataset_ = &dataset;
   scanner->groups_ = std::move(groups);
   scanner->mask_ = std::move(mask);
+  scanner->statistics_ = std::move(statistics);
   return scanner;
 }
 
@@ -176,7 +178,7 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
       if (out_.num_rows() > 0) return &out_;
       continue;
     }
-    if (next_entry_ < entries_.size()) {
+    if (next_device_ < devices_.size()) {
       TSREAD_RETURN_IF_ERROR(StartDevice());
       continue;
     }
@@ -193,13 +195,17 @@ absl::Status MergedScanner::Cursor::StartGroup() {
   const Dataset& dataset = *scanner_->dataset_;
   // Every file of the group planned at once: a device's sources are read side by side.
   entries_.clear();
-  next_entry_ = 0;
+  devices_.clear();
+  next_device_ = 0;
   files_.clear();
   for (size_t rank = 0; rank < group.files.size(); ++rank) {
     auto read = std::make_unique<FileRead>();
     read->file = group.files[rank];
     read->masked = group.masked.empty() || group.masked[rank];
-    TSREAD_ASSIGN_OR_RETURN(read->plan, scanner_->inner_->PlanFile(read->file, 1));
+    if (scanner_->statistics_.filter != nullptr) {
+      read->gate = std::make_unique<GatedFilter>(&scanner_->statistics_, read->file);
+    }
+    TSREAD_ASSIGN_OR_RETURN(read->plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));
     if (read->plan.has_value()) {
       const TableScanner& s = *read->plan->scanner;
       for (size_t i = 0; i < s.device_count(); ++i) {
@@ -223,7 +229,7 @@ absl::Status MergedScanner::Cursor::StartGroup() {
   };
   if (!all_in_order) {
     std::stable_sort(entries_.begin(), entries_.end(), before);
-    return absl::OkStatus();
+    return PlanDevices();
   }
   std::vector<Entry> merged;
   merged.reserve(entries_.size());
@@ -250,6 +256,27 @@ absl::Status MergedScanner::Cursor::StartGroup() {
     }
   }
   entries_ = std::move(merged);
+  return PlanDevices();
+}
+
+absl::Status MergedScanner::Cursor::PlanDevices() {
+  // Decided for every device before any is read: a file's cursor may run into its next device
+  // while the one before is read, and its statistics must then already be open or closed.
+  for (size_t first = 0; first < entries_.size();) {
+    size_t end = first;
+    while (end < entries_.size() && *entries_[end].id == *entries_[first].id) ++end;
+    TSREAD_ASSIGN_OR_RETURN(DevicePlan plan, PlanDevice(first, end));
+    if (plan.stream) {
+      for (const auto& [rank, device] : plan.order) {
+        if (files_[rank]->gate) files_[rank]->gate->Open(&files_[rank]->plan->scanner->planned_device(device).id);
+      }
+    }
+    devices_.push_back(std::move(plan));
+    first = end;
+  }
+  for (const std::unique_ptr<FileRead>& read : files_) {
+    if (read->gate) read->gate->Sort();
+  }
   return absl::OkStatus();
 }
 
@@ -274,20 +301,46 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::DeviceBatch(size_t rank, size
   return std::exchange(read.pending, nullptr);
 }
 
-absl::Status MergedScanner::Cursor::StartDevice() {
+bool MergedScanner::Cursor::GatedFilter::IsOpen(const DeviceId* device) {
+  return std::binary_search(open_.begin(), open_.end(), device);
+}
+
+absl::StatusOr<bool> MergedScanner::Cursor::GatedFilter::Take(const RowStatistics& rows) {
+  if (!IsOpen(rows.device)) return false;
+  if (statistics_->before_file) statistics_->before_file(file_);
+  return statistics_->filter->Take(rows);
+}
+
+absl::StatusOr<std::optional<size_t>> MergedScanner::Cursor::GatedFilter::TailStart(const RowStatistics& rows,
+                                                                                    std::span<const int64_t> times) {
+  if (!IsOpen(rows.device)) return std::nullopt;
+  if (statistics_->before_file) statistics_->before_file(file_);
+  return statistics_->filter->TailStart(rows, times);
+}
+
+absl::StatusOr<bool> MergedScanner::Cursor::GatedFilter::TakeTail(const RowStatistics& rows,
+                                                                  std::span<const int64_t> times, size_t tail,
+                                                                  std::vector<ColumnVector>& head,
+                                                                  absl::FunctionRef<absl::Status(size_t)> decode_whole) {
+  if (!IsOpen(rows.device)) return false;
+  if (statistics_->before_file) statistics_->before_file(file_);
+  return statistics_->filter->TakeTail(rows, times, tail, head, decode_whole);
+}
+
+absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDevice(size_t first, size_t end) {
   const Dataset& dataset = *scanner_->dataset_;
   const std::vector<ProjectedColumn>& read_columns = scanner_->inner_->projection();
-  // The device's sources, lowest priority first.
-  const size_t first = next_entry_;
-  while (next_entry_ < entries_.size() && *entries_[next_entry_].id == *entries_[first].id) ++next_entry_;
-  const size_t sources = next_entry_ - first;
-  std::vector<SourceMask> masks(sources);
+  DevicePlan plan;
+  plan.first = first;
+  plan.end = end;
+  const size_t sources = end - first;
+  plan.masks.resize(sources);
   // The sources stream one after the other, as their files read them, when nothing is masked and
   // their times never meet: each file's chunks in time order, the files' time spans disjoint.
   bool stream = true;
   std::vector<std::pair<int64_t, size_t>> spans;  // (first time, entry), to order streamed sources
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  for (size_t k = first; k < next_entry_; ++k) {
+  for (size_t k = first; k < end; ++k) {
     const Entry& e = entries_[k];
     FileRead& read = *files_[e.rank];
     // Series metadata only where it decides something: a file's deletions, or whether the
@@ -302,9 +355,9 @@ absl::Status MergedScanner::Cursor::StartDevice() {
     if (read.masked && scanner_->mask_) {
       absl::StatusOr<SourceMask> mask = scanner_->mask_(read.file, device.id, *series, read_columns);
       if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[read.file].path);
-      masks[k - first] = std::move(*mask);
+      plan.masks[k - first] = std::move(*mask);
     }
-    stream = stream && masks[k - first].empty() && TimeChunksIncrease(*series);
+    stream = stream && plan.masks[k - first].empty() && TimeChunksIncrease(*series);
     if (stream && sources > 1) {
       const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(*series);
       if (span.has_value()) {
@@ -317,21 +370,34 @@ absl::Status MergedScanner::Cursor::StartDevice() {
     std::sort(ranges.begin(), ranges.end());
     for (size_t i = 1; i < ranges.size() && stream; ++i) stream = ranges[i].first > ranges[i - 1].second;
   }
+  plan.stream = stream;
   if (stream) {
-    std::sort(spans.begin(), spans.end());
-    stream_.clear();
-    stream_next_ = 0;
+    plan.masks.clear();
     if (sources == 1) {
-      stream_.emplace_back(entries_[first].rank, entries_[first].device);
+      plan.order.emplace_back(entries_[first].rank, entries_[first].device);
     } else {
-      for (const auto& [start, k] : spans) stream_.emplace_back(entries_[k].rank, entries_[k].device);
+      std::sort(spans.begin(), spans.end());
+      for (const auto& [start, k] : spans) plan.order.emplace_back(entries_[k].rank, entries_[k].device);
     }
+  }
+  return plan;
+}
+
+absl::Status MergedScanner::Cursor::StartDevice() {
+  const std::vector<ProjectedColumn>& read_columns = scanner_->inner_->projection();
+  DevicePlan& plan = devices_[next_device_++];
+  if (plan.stream) {
+    stream_ = std::move(plan.order);
+    stream_next_ = 0;
     mode_ = Mode::kStream;
     return absl::OkStatus();
   }
+  const size_t first = plan.first;
+  const size_t next_entry = plan.end;
+  std::vector<SourceMask>& masks = plan.masks;
   // Each source's rows in memory, masked and cut into runs of increasing time; runs in priority order.
   size_t used = 0;
-  for (size_t k = first; k < next_entry_; ++k) {
+  for (size_t k = first; k < next_entry; ++k) {
     const Entry& e = entries_[k];
     SourceRows* rows = nullptr;
     while (true) {

@@ -17,8 +17,10 @@
 #ifndef TSREAD_DATASET_MERGED_SCAN_H_
 #define TSREAD_DATASET_MERGED_SCAN_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <memory>
 #include <cstdint>
 #include <optional>
@@ -30,6 +32,7 @@
 #include "tsread/dataset/row_filter.h"
 #include "tsread/dataset/source_rows.h"
 #include "tsread/io/read_ahead.h"
+#include "tsread/read/statistics_filter.h"
 
 namespace tsread {
 
@@ -46,12 +49,24 @@ using SourceMaskFn = std::function<absl::StatusOr<SourceMask>(
     size_t file, const DeviceId& device, const std::vector<TimeseriesMetadata>& series,
     const std::vector<ProjectedColumn>& read_columns)>;
 
+// Statistics in a merged scan (an aggregate's): the rows of a device whose sources are streamed —
+// nothing masked, their times never meeting — may be taken from statistics as in a plain scan;
+// a merged device's never are (its files' statistics describe rows the merge replaces).
+struct MergedStatistics {
+  StatisticsFilter* filter = nullptr;
+  // Called before the filter is asked about rows of dataset file `file` (a filter with per-file
+  // state, such as an aggregate's, switches to that file).
+  std::function<void(size_t file)> before_file;
+};
+
 class MergedScanner {
  public:
-  // `options` as DatasetScanner's (threads, ordering and statistics filters do not apply: one
-  // thread, group order); `mask` may be empty (nothing removed). Errors as DatasetScanner::Create.
+  // `options` as DatasetScanner's (threads and ordering do not apply: one thread, group order;
+  // the statistics filter is `statistics`'s); `mask` may be empty (nothing removed). Errors as
+  // DatasetScanner::Create.
   static absl::StatusOr<std::unique_ptr<MergedScanner>> Create(const Dataset& dataset, DatasetScanOptions options,
-                                                               std::vector<MergeGroup> groups, SourceMaskFn mask);
+                                                               std::vector<MergeGroup> groups, SourceMaskFn mask,
+                                                               MergedStatistics statistics = {});
 
   // The output columns (as DatasetScanner::projection()).
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
@@ -80,8 +95,35 @@ class MergedScanner {
     // the group's devices take their batches from in turn (its read-ahead windows then serve
     // device after device), or — when the file's devices are not in the merge's order — reopened
     // on each device.
+    // The statistics filter a file's scan asks: the scanner's, for the devices streamed only.
+    class GatedFilter : public StatisticsFilter {
+     public:
+      GatedFilter(const MergedStatistics* statistics, size_t file) : statistics_(statistics), file_(file) {}
+      void Open(const DeviceId* device) { open_.push_back(device); }
+      // After the Opens: the devices searchable.
+      void Sort() { std::sort(open_.begin(), open_.end()); }
+      absl::StatusOr<bool> Take(const RowStatistics& rows) override;
+      absl::StatusOr<std::optional<size_t>> TailStart(const RowStatistics& rows, std::span<const int64_t> times) override;
+      absl::StatusOr<bool> TakeTail(const RowStatistics& rows, std::span<const int64_t> times, size_t tail,
+                                    std::vector<ColumnVector>& head,
+                                    absl::FunctionRef<absl::Status(size_t)> decode_whole) override;
+
+     private:
+      bool IsOpen(const DeviceId* device);
+      const MergedStatistics* statistics_;
+      size_t file_;
+      std::vector<const DeviceId*> open_;  // the streamed devices' ids (planned in the file), sorted
+    };
+    // What StartGroup decided for a device (the entries_ from `first` on with its id).
+    struct DevicePlan {
+      size_t first = 0, end = 0;
+      bool stream = false;
+      std::vector<std::pair<size_t, size_t>> order;  // streamed: (rank, device) by time
+      std::vector<SourceMask> masks;                 // merged: per source
+    };
     struct FileRead {
       size_t file = 0;  // in the dataset
+      std::unique_ptr<GatedFilter> gate;  // declared before plan: the scanner points to it
       std::optional<DatasetScanner::FileScan> plan;
       bool masked = false;
       bool in_order = true;
@@ -93,7 +135,11 @@ class MergedScanner {
     explicit Cursor(const MergedScanner* scanner, RowFilter filter);
     // Plans the next group's files and lists their devices.
     absl::Status StartGroup();
-    // Starts the next device of the group: streamed as its one source reads it, or merged.
+    // Plans every device of the group (PlanDevice) and opens the statistics of those streamed.
+    absl::Status PlanDevices();
+    // Whether a device's sources stream, their order, or their masks (series metadata read here).
+    absl::StatusOr<DevicePlan> PlanDevice(size_t first, size_t end);
+    // Starts the next device of the group: streamed as its sources read it, or merged.
     absl::Status StartDevice();
     // The next batch of planned device `device` of the group's file `rank`; nullptr after its last.
     absl::StatusOr<TableBatch*> DeviceBatch(size_t rank, size_t device);
@@ -103,7 +149,8 @@ class MergedScanner {
     size_t next_group_ = 0;
     std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
     std::vector<Entry> entries_;                    // the group's devices, by id then rank
-    size_t next_entry_ = 0;
+    std::vector<DevicePlan> devices_;               // the group's devices, planned
+    size_t next_device_ = 0;
     enum class Mode { kNone, kStream, kMerged } mode_ = Mode::kNone;
     // kStream: the sources still to stream, in time order (front first): (rank, device).
     std::vector<std::pair<size_t, size_t>> stream_;
@@ -128,6 +175,7 @@ class MergedScanner {
   std::vector<ProjectedColumn> projection_;
   std::vector<MergeGroup> groups_;
   SourceMaskFn mask_;
+  MergedStatistics statistics_;
   size_t batch_rows_ = 0;
 };
 

@@ -101,8 +101,11 @@ class IotdbDataset {
   // the one holding the table; InvalidArgument listing them when several do).
   absl::StatusOr<std::pair<std::string, std::string>> TableAndDatabase(std::string_view table) const;
 
-  // A merged scan of a table (options as DatasetScanner's; one thread).
-  absl::StatusOr<std::unique_ptr<MergedScanner>> ScanTable(DatasetScanOptions options) const;
+  // A merged scan of a table (options as DatasetScanner's; one thread). `statistics`: an
+  // aggregate's filter, asked only about devices whose files' statistics describe IoTDB's rows
+  // (merged_scan.h); its file indexes are the scanner's dataset's (MergedScanner::inner()).
+  absl::StatusOr<std::unique_ptr<MergedScanner>> ScanTable(DatasetScanOptions options,
+                                                           MergedStatistics statistics = {}) const;
   // Every selected series' merged points: devices in path order, a device's measurements in name
   // order, a series' points group by group in time order.
   absl::Status ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const;
