@@ -10,6 +10,9 @@ constexpr char kOverview[] =
     "       tsread help COMMAND | tsread COMMAND --help | tsread --version\n"
     "INPUT: a file, a directory (every *.tsfile below it) or a glob (data/**/*.tsfile); info, devices,\n"
     "cat and scan read several as one dataset. --table may be left out when the input has one table.\n"
+    "IoTDB data (a data directory with sequence/ and unsequence/ folders, one of its folders, or files\n"
+    "with IoTDB deletion files beside them) is read as IoTDB answers it: overlapping files merged,\n"
+    "deletions applied (info, devices, cat, scan, agg, last; --raw: the files as written).\n"
     "commands:\n"
     "  info INPUT... [--json] [--columns]   tables, columns, devices and rows, from metadata only\n"
     "  devices INPUT... [--table T] [--json]   one device id per line\n"
@@ -37,7 +40,18 @@ constexpr char kOverview[] =
     "                              what an unsealed file (crashed writer) still holds; OUT: a sealed copy\n"
     "  gen OUT [--devices N] [--rows N] [--seed N] [--compression UNCOMPRESSED|LZ4|ZSTD|SNAPPY|GZIP]\n"
     "       [--page-points N] [--fields N] [--null-ratio X] [--files N] [--force]\n"
-    "                              write a benchmark-shaped table file (or N files in directory OUT)\n";
+    "                              write a benchmark-shaped table file (or N files in directory OUT)\n"
+    "  gen OUT --iotdb [--files N] [--unsequence X] [--deleted X] ...\n"
+    "                              an IoTDB data directory: N sequence files, unsequence files rewriting\n"
+    "                              X (0.1) of the rows, a deletion of X (0.01) of the time range\n";
+
+constexpr char kIotdb[] =
+    "  --raw                  IoTDB data read as written: every file's rows as a plain union, deletion\n"
+    "                         files not applied (a warning names them)\n"
+    "  --database DB          IoTDB data: the database of the table (or of the tree devices); needed\n"
+    "                         when a table name is in several databases\n"
+    "  --ignore-errors        IoTDB data: a deletion file with an entry of an unknown kind applies the\n"
+    "                         entries before it (a warning) instead of failing (exit 2)\n";
 
 constexpr char kMemoryBudget[] =
     "  --memory-budget SIZE   most memory the scan's loaded chunks and page buffers take at once, all\n"
@@ -221,9 +235,17 @@ std::string CommandHelp(std::string_view command) {
            "  --fields N             field columns (default 5)\n"
            "  --null-ratio X         share of null field values, 0..1\n"
            "  --files N              N files in directory OUT, each a consecutive time slice of every device\n"
+           "  --iotdb                OUT is an IoTDB data directory (database db): --files sequence files\n"
+           "                         (10 by default), unsequence files (half as many) rewriting a share of\n"
+           "                         the rows, and a table deletion in the .mods2 of every file it overlaps\n"
+           "  --unsequence X         with --iotdb: the share of each device's rows rewritten (default 0.1)\n"
+           "  --deleted X            with --iotdb: the share of the time range deleted (default 0.01)\n"
            "  --force                overwrite an existing OUT (or write into a non-empty directory)\n";
   } else {
     return "";
+  }
+  for (std::string_view reads_iotdb : {"info", "devices", "cat", "scan", "agg", "last"}) {
+    if (command == reads_iotdb) text += kIotdb;
   }
   return absl::StrCat(text, kExitCodes);
 }

@@ -50,6 +50,13 @@ TEST_P(DuckDbTest, AggregatesOnIotdbDataAnswerFromTheMergedRows) {
   EXPECT_EQ(Int("SELECT count FROM tsfile_aggregate_tree(" + Data() + ") WHERE device = 'root.sg1.d1'"), 2);
 }
 
+TEST_P(DuckDbTest, TsfileMetadataSaysWhatIotdbsLayoutSays) {
+  EXPECT_EQ(Int("SELECT count(DISTINCT file) FROM tsfile_metadata(" + Data() + ") WHERE space = 'unsequence' AND version = 2"), 2);
+  EXPECT_EQ(Int("SELECT count(DISTINCT file) FROM tsfile_metadata(" + Data() + ") WHERE space = 'sequence' AND version = 1"), 2);
+  EXPECT_EQ(Int("SELECT sum(DISTINCT deletion_entries) FROM tsfile_metadata(" + Data() + ")"), 3);  // 1 and 2
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_metadata(" + Data() + ", raw := true) WHERE space IS NOT NULL"), 0);
+}
+
 TEST_P(DuckDbTest, DatabaseParameter) {
   EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree(" + Data() + ", database := 'root.sg1')"), 4);
   EXPECT_NE(Error("SELECT * FROM read_tsfile(" + Data() + ", database := 'nope')").find("no such database"),

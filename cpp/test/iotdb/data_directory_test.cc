@@ -89,6 +89,17 @@ TEST_F(DataDirectoryTest, RecognizesTheDataDirectoryAnythingBelowItAndFoldersAbo
   EXPECT_THAT(Names(*one), ElementsAre("1000-1-0-0.tsfile"));
 }
 
+TEST_F(DataDirectoryTest, AGlobOverADataDirectorysFilesReadsThemAsOne) {
+  const std::string data = root_ + "/data";
+  WriteTableFile(LayoutPath(data, true, 1), {{{1, "a", 1, {}}}});
+  WriteTableFile(LayoutPath(data, false, 2), {{{1, "a", 2, {}}}});
+  absl::StatusOr<IotdbLayout> layout = FindLayout({data + "/*/db1/1/0/*.tsfile"});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_TRUE(layout->recognized);
+  ASSERT_EQ(layout->groups.size(), 1u);  // both files in one group: merged, not a union
+  EXPECT_EQ(layout->groups[0].files.size(), 2u);
+}
+
 TEST_F(DataDirectoryTest, APlainFolderIsNotALayout) {
   WriteTableFile(root_ + "/b.tsfile", {{{1, "a", 1, {}}}});
   WriteTableFile(root_ + "/a.tsfile", {{{1, "a", 1, {}}}});

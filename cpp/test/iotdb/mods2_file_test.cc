@@ -187,7 +187,7 @@ TEST(Mods2FileTest, UnknownTypeByteStopsWithUnknown) {
   DeletionFileContents contents = ParseMods2(bytes, kPath);
   ASSERT_EQ(contents.entries.size(), 1u);  // the entry before it; nothing after it
   EXPECT_TRUE(contents.damage.ok()) << contents.damage;
-  EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(Message(contents.unknown), HasSubstr(kPath));
   EXPECT_THAT(Message(contents.unknown), HasSubstr("deletion entry at offset 32:"));
   EXPECT_THAT(Message(contents.unknown), HasSubstr("type byte 0x07"));
@@ -199,7 +199,7 @@ TEST(Mods2FileTest, UnknownConditionKindStopsWithUnknown) {
   DeletionFileContents contents = ParseMods2(bytes, kPath);
   ASSERT_EQ(contents.entries.size(), 1u);
   EXPECT_TRUE(contents.damage.ok()) << contents.damage;
-  EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(Message(contents.unknown), HasSubstr("deletion entry at offset 32:"));
   EXPECT_THAT(Message(contents.unknown), HasSubstr("unknown device condition kind 9 at offset 51"));
 }
@@ -277,7 +277,7 @@ TEST(Mods2FileTest, DeeperAndNestingIsUnknown) {
     DeletionFileContents contents = ParseMods2(TreeExample() + TableEntry(NestedAnds(depth)), kPath);
     EXPECT_EQ(contents.entries.size(), 1u);
     EXPECT_TRUE(contents.damage.ok()) << contents.damage;
-    EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(contents.unknown.code(), absl::StatusCode::kUnimplemented);
     EXPECT_THAT(Message(contents.unknown), HasSubstr("deletion entry at offset 32:"));
     EXPECT_THAT(Message(contents.unknown), HasSubstr("nested more than 64 levels"));
   }

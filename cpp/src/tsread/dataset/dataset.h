@@ -55,8 +55,8 @@ struct DatasetFile {
   // Its table-model tables (schema map entries), shared with other files of the same schema.
   std::vector<std::shared_ptr<const TableSchema>> tables;
   bool has_tree_model = false;  // any device-index root that names no table
-  // IoTDB deletions recorded beside the file (X.tsfile.mods), which tsread does not apply
-  // (deletion_files.h): the front ends warn.
+  // IoTDB deletions recorded beside the file (X.tsfile.mods), which a plain dataset does not
+  // apply (deletion_files.h; iotdb/iotdb_dataset.h does): the front ends warn.
   std::optional<DeletionFile> deletions;
 
   const TableSchema* FindTable(std::string_view name) const;

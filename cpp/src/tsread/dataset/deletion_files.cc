@@ -8,9 +8,10 @@
 namespace tsread {
 
 const std::vector<std::string_view>& DeletionFileSuffixes() {
-  // IoTDB 1.x: `X.tsfile.mods` (text lines); 2.x: `X.tsfile.mods2` (binary entries). The
-  // `.compaction.mods*` files of a compaction in progress belong to its target, not to X.
-  static const std::vector<std::string_view> kSuffixes = {".mods", ".mods2"};
+  // IoTDB 2.x: `X.tsfile.mods2` (binary entries), which IoTDB reads when both exist; 1.x:
+  // `X.tsfile.mods` (text lines). The `.compaction.mods*` files of a compaction in progress belong
+  // to its target, not to X.
+  static const std::vector<std::string_view> kSuffixes = {".mods2", ".mods"};
   return kSuffixes;
 }
 

@@ -1,9 +1,10 @@
 // IoTDB's deletion files. IoTDB does not rewrite a TsFile to delete points: it records each
 // deletion (a series or table, a time range) in a modification file beside it — `X.tsfile.mods`
-// (IoTDB 1.x) or `X.tsfile.mods2` (2.x) — and applies them when it reads. tsread does not apply them yet, so reading an IoTDB data
-// directory returns the deleted points; never silently: the dataset records the non-empty
-// deletion file of each of its files, and every front end says so (the CLI on stderr, Python
-// with a UserWarning, SQL's tsfile_metadata in a column). docs/robustness.md, "Deletion files".
+// (IoTDB 1.x) or `X.tsfile.mods2` (2.x) — and applies them when it reads. tsread applies them too
+// (iotdb/iotdb_dataset.h) unless the files are read as written (--raw, raw=True, raw := true): a
+// plain dataset records the non-empty deletion file of each of its files so that every front end
+// says the deleted points are read (the CLI on stderr, Python with a UserWarning, SQL's
+// tsfile_metadata in a column). docs/robustness.md, "Deletion files".
 #ifndef TSREAD_DATASET_DELETION_FILES_H_
 #define TSREAD_DATASET_DELETION_FILES_H_
 

@@ -1,6 +1,9 @@
 // The helpers of metadata_rows.h.
 #include "tsread/duckdb/metadata_rows.h"
 
+#include <filesystem>
+#include <map>
+
 #include "absl/strings/str_cat.h"
 
 namespace tsread::duckdb_ext {
@@ -15,6 +18,25 @@ absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info in
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
   if (!dataset.ok()) return dataset.status();
   bind->dataset = std::move(*dataset);
+  // What IoTDB's layout says of each file, found by its canonical path.
+  absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> iotdb_data = OpenIotdbParameter(info, function);
+  if (!iotdb_data.ok()) return iotdb_data.status();
+  bind->iotdb = std::move(*iotdb_data);
+  bind->layout_of.assign(bind->dataset->files().size(), std::nullopt);
+  if (bind->iotdb != nullptr) {
+    auto canonical = [](const std::string& path) {
+      std::error_code error;
+      const std::filesystem::path p = std::filesystem::weakly_canonical(path, error);
+      return error ? path : p.string();
+    };
+    std::map<std::string, size_t> by_path;
+    const auto& layout_files = bind->iotdb->layout().files;
+    for (size_t i = 0; i < layout_files.size(); ++i) by_path.emplace(canonical(layout_files[i].path), i);
+    for (size_t f = 0; f < bind->dataset->files().size(); ++f) {
+      auto it = by_path.find(canonical(bind->dataset->files()[f].path));
+      if (it != by_path.end()) bind->layout_of[f] = it->second;
+    }
+  }
   return bind;
 }
 

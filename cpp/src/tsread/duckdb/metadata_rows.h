@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/iotdb/iotdb_dataset.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/duckdb/function_support.h"
 #include "tsread/duckdb/time_parameters.h"
@@ -39,6 +40,10 @@ struct Span {
 
 struct BindData {
   std::unique_ptr<Dataset> dataset;
+  // IoTDB data (OpenIotdbParameter; nullptr with raw := true or none): per dataset file, its
+  // index in the IoTDB layout (nullopt: not found there).
+  std::shared_ptr<const iotdb::IotdbDataset> iotdb;
+  std::vector<std::optional<size_t>> layout_of;
   TimeMapping time;
   std::optional<std::string> table;  // tsfile_devices: only this table's devices
   // tsfile_devices of one table: its TAG columns, each a result column of that name.

@@ -124,8 +124,15 @@ absl::Status MetadataBind(duckdb_bind_info info) {
   AddResultColumn(info, "non_null", DUCKDB_TYPE_BIGINT);
   FinishBind(info, std::move(*bind));
   AddResultColumn(info, "error", DUCKDB_TYPE_VARCHAR);  // why a file was skipped (ignore_errors), else NULL
-  // The IoTDB deletion file beside the file (X.tsfile.mods), which is not applied; else NULL.
+  // The IoTDB deletion file beside the file (X.tsfile.mods2 or .mods), else NULL: applied by the
+  // scans unless raw := true.
   AddResultColumn(info, "deletions", DUCKDB_TYPE_VARCHAR);
+  // IoTDB data (not raw): the file's space ('sequence' or 'unsequence'), its version (the name's
+  // second number), its deletion file's entries and what was wrong with it; else NULL.
+  AddResultColumn(info, "space", DUCKDB_TYPE_VARCHAR);
+  AddResultColumn(info, "version", DUCKDB_TYPE_BIGINT);
+  AddResultColumn(info, "deletion_entries", DUCKDB_TYPE_BIGINT);
+  AddResultColumn(info, "deletion_damage", DUCKDB_TYPE_VARCHAR);
   return absl::OkStatus();
 }
 
@@ -152,13 +159,36 @@ void WriteSkippedFile(const ColumnRow& row, duckdb_vector* v, size_t r) {
   SetString(v[0], r, *row.skipped_path);
   for (int c = 1; c < 10; ++c) SetNull(v[c], r);
   SetString(v[10], r, *row.error);
-  SetNull(v[11], r);
+  for (int c = 11; c < 16; ++c) SetNull(v[c], r);
+}
+
+// The IoTDB columns of file `f`'s rows (NULL unless the input is IoTDB data read as IoTDB answers).
+void WriteIotdbColumns(const BindData& bind, size_t f, duckdb_vector* v, size_t r) {
+  const std::optional<size_t> at = bind.iotdb != nullptr ? bind.layout_of[f] : std::nullopt;
+  if (!at.has_value()) {
+    for (int c = 12; c < 16; ++c) SetNull(v[c], r);
+    return;
+  }
+  const iotdb::IotdbFile& file = bind.iotdb->layout().files[*at];
+  WriteOptionalString(v[12], r, file.in_layout ? std::optional<std::string>(file.sequence ? "sequence" : "unsequence")
+                                                : std::nullopt);
+  WriteOptionalCount(v[13], r, file.in_layout ? std::optional<uint64_t>(static_cast<uint64_t>(file.name.version))
+                                               : std::nullopt);
+  const auto report = bind.iotdb->deletion_reports().find(*at);
+  if (report == bind.iotdb->deletion_reports().end()) {
+    SetNull(v[14], r);
+    SetNull(v[15], r);
+    return;
+  }
+  WriteOptionalCount(v[14], r, std::optional<uint64_t>(report->second.entries));
+  WriteOptionalString(v[15], r, report->second.damage.ok() ? std::nullopt
+                                                           : std::optional<std::string>(std::string(report->second.damage.message())));
 }
 
 absl::Status MetadataScan(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const BindData*>(duckdb_function_get_bind_data(info));
-  duckdb_vector v[12];
-  for (idx_t i = 0; i < 12; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
+  duckdb_vector v[16];
+  for (idx_t i = 0; i < 16; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
   return EmitRows<ColumnRow>(info, output, [&](const ColumnRow& row, size_t r) {
     if (row.error) {
       WriteSkippedFile(row, v, r);
@@ -167,6 +197,7 @@ absl::Status MetadataScan(duckdb_function_info info, duckdb_data_chunk output) {
     SetNull(v[10], r);
     const DatasetFile& file = bind->dataset->files()[row.file];
     WriteOptionalString(v[11], r, file.deletions ? std::optional<std::string>(file.deletions->path) : std::nullopt);
+    WriteIotdbColumns(*bind, row.file, v, r);
     const std::string& path = file.path;
     SetString(v[0], r, path);
     WriteOptionalString(v[1], r, row.table);

@@ -359,12 +359,25 @@ absl::StatusOr<IotdbLayout> FindLayout(const std::vector<std::string>& inputs) {
   Listing listing;
   std::vector<std::string> plain_inputs;
   std::set<std::string> data_dirs;
+  // A glob names files: each is placed as a file input is (one below a data directory joins it).
+  std::vector<std::string> expanded;
   for (const std::string& input : inputs) {
+    if (!IsGlob(input)) {
+      expanded.push_back(input);
+      continue;
+    }
+    absl::StatusOr<std::vector<std::string>> matches = ListFiles({input}, ".tsfile");
+    if (!matches.ok()) return matches.status();
+    for (std::string& m : *matches) {
+      if (EndsWith(m, ".tsfile")) expanded.push_back(std::move(m));
+    }
+  }
+  for (const std::string& input : expanded) {
     const fs::path path(input);
-    const bool is_dir = !IsGlob(input) && IsDirectory(path);
-    const bool is_file = !IsGlob(input) && IsRegularFile(path);
+    const bool is_dir = IsDirectory(path);
+    const bool is_file = IsRegularFile(path);
     if (!is_dir && !is_file) {
-      plain_inputs.push_back(input);  // a glob, or a missing path ListFiles reports
+      plain_inputs.push_back(input);  // a missing path: ListFiles and the open report it
       continue;
     }
     if (std::optional<std::pair<fs::path, int>> enclosing = EnclosingDataDir(path, is_file)) {

@@ -74,9 +74,10 @@ struct DeletionFileContents {
   // DataLoss naming the file and offset when the file ends inside an entry or (.mods) a line
   // cannot be decoded: IoTDB keeps the entries before it and so does this (they are in entries).
   absl::Status damage;
-  // InvalidArgument naming the file and offset when an entry has a type or device-condition kind
+  // Unimplemented naming the file and offset when an entry has a type or device-condition kind
   // this reader does not know: what it deletes is unknown, so the file's data cannot be answered
-  // as IoTDB would (an error, or with ignore_errors the entries before it apply).
+  // as IoTDB would (an error — the CLI's exit 2, Python's UnsupportedFileError — or with
+  // ignore_errors the entries before it apply).
   absl::Status unknown;
 };
 

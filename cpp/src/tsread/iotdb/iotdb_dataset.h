@@ -76,7 +76,7 @@ struct TreeDeviceFiles {
 
 class IotdbDataset {
  public:
-  // NotFound when the inputs name no TsFile; InvalidArgument naming the file and offset when a
+  // NotFound when the inputs name no TsFile; Unimplemented naming the file and offset when a
   // deletion file holds an entry of an unknown kind (unless ignore_errors).
   static absl::StatusOr<std::unique_ptr<IotdbDataset>> Open(const std::vector<std::string>& inputs,
                                                             IotdbOptions options = {});

@@ -177,7 +177,7 @@ DeletionFileContents ParseMods2(std::string_view bytes, std::string_view path) {
     const std::string message = absl::StrCat(ToAbsl(path), ": deletion entry at offset ", start, ": ",
                                              entry.status().message());
     if (absl::IsInvalidArgument(entry.status())) {
-      contents.unknown = absl::InvalidArgumentError(message);
+      contents.unknown = absl::UnimplementedError(message);
     } else {
       contents.damage = absl::DataLossError(message);
     }
