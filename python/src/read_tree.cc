@@ -80,6 +80,16 @@ bool Selected(const std::optional<std::set<std::string>>& names, const std::stri
   throw py::value_error(message);
 }
 
+// read_tree's result: the point columns by name.
+py::dict PointsDict(const py::list& devices, const py::list& measurements, const py::list& times, const py::list& values) {
+  py::dict out;
+  out["device"] = devices;
+  out["measurement"] = measurements;
+  out["time"] = times;
+  out["value"] = values;
+  return out;
+}
+
 }  // namespace
 
 // IoTDB data: each series merged (IotdbDataset::ScanTree), its non-null points.
@@ -113,12 +123,7 @@ py::dict ReadMergedTree(const PyDataset& ds, const TreeSelection& selection, Inv
     return absl::OkStatus();
   });
   Check(status, &dataset);
-  py::dict out;
-  out["device"] = devices;
-  out["measurement"] = measurements;
-  out["time"] = times;
-  out["value"] = values;
-  return out;
+  return PointsDict(devices, measurements, times, values);
 }
 
 py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
@@ -171,12 +176,7 @@ py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUt
       }
     }
   }
-  py::dict out;
-  out["device"] = devices;
-  out["measurement"] = measurements;
-  out["time"] = times;
-  out["value"] = values;
-  return out;
+  return PointsDict(devices, measurements, times, values);
 }
 
 }  // namespace tsread::python

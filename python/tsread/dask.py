@@ -33,16 +33,16 @@ def _with_time_index(frame, time_as):
     return frame.sort_index(kind="stable")
 
 
-class _SplitRead:
-    """Reads one split into a partition. A dask DataFrameIOFunction: dask's optimizer narrows
-    `columns` to those the graph uses (a groupby's key and value, say) and only those are read;
-    the time column too is made only when used (or when it is the index)."""
+class _PartitionRead:
+    """A dask DataFrameIOFunction: dask's optimizer narrows `columns` to those the graph uses (a
+    groupby's key and value, say) and only those are read; the time column too is made only when
+    used (or when it is the index). Subclasses read a partition in __call__."""
 
-    def __init__(self, columns, options, index, filler):
+    def __init__(self, columns, options, index, extra):
         self._columns = list(columns)  # the partition's columns, in order (the index not among them)
         self._options = options
         self._index = index
-        self._filler = filler  # [column] to read when only the time is wanted (a TAG column costs no chunks)
+        self._extra = extra  # what the subclass reads with
 
     @property
     def columns(self):
@@ -51,7 +51,16 @@ class _SplitRead:
     def project_columns(self, columns):
         if list(columns) == self._columns:
             return self
-        return _SplitRead(columns, self._options, self._index, self._filler)
+        return type(self)(columns, self._options, self._index, self._extra)
+
+
+class _SplitRead(_PartitionRead):
+    """Reads one split into a partition; `extra` is the [column] to read when only the time is
+    wanted (a TAG column costs no chunks)."""
+
+    @property
+    def _filler(self):
+        return self._extra
 
     def __dask_tokenize__(self):
         return ("tsread-split-read", self._columns, sorted(self._options.items()), self._index, self._filler)
@@ -67,25 +76,14 @@ class _SplitRead:
         return _with_time_index(frame, self._options["time_as"]) if self._index == "time" else frame
 
 
-class _GroupRead:
+class _GroupRead(_PartitionRead):
     """Reads one IoTDB group (the files whose points may meet, merged as IoTDB answers) into a
-    partition: the same rows tsread.read_table gives for them. A DataFrameIOFunction like
-    _SplitRead."""
-
-    def __init__(self, columns, options, index, read_args):
-        self._columns = list(columns)
-        self._options = options
-        self._index = index
-        self._read_args = read_args  # table, start, end, tags, filters, database, ignore_errors
+    partition: the same rows tsread.read_table gives for them; `extra` holds read_table's table,
+    start, end, tags, filters, database and ignore_errors."""
 
     @property
-    def columns(self):
-        return self._columns
-
-    def project_columns(self, columns):
-        if list(columns) == self._columns:
-            return self
-        return _GroupRead(columns, self._options, self._index, self._read_args)
+    def _read_args(self):
+        return self._extra
 
     def __dask_tokenize__(self):
         return ("tsread-group-read", self._columns, sorted(self._options.items()), self._index,

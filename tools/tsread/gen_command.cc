@@ -206,6 +206,19 @@ void FillColumn(Kind kind, size_t rows, double null_ratio, Random& random, Colum
   }
 }
 
+// Writes `times` rows of device `d` with fields from the walk of `random` (one chunk group).
+absl::Status WriteDeviceRows(TsFileWriter& writer, const GenOptions& options, size_t d, const std::vector<int64_t>& times,
+                             Random& random, std::vector<ColumnValues>& fields) {
+  for (size_t f = 0; f < options.fields; ++f) {
+    fields[f] = ColumnValues{};
+    fields[f].type = kTypes[f % 5];
+    FillColumn(kKinds[f % 5], times.size(), options.null_ratio, random, fields[f]);
+  }
+  const DeviceId device =
+      writer.MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
+  return writer.WriteRows(device, times, fields);
+}
+
 // Writes rows [first_row, first_row + rows) of every device as one file; returns its bytes.
 absl::StatusOr<uint64_t> WriteSlice(const std::string& path, const GenOptions& options, size_t slice, size_t first_row,
                                     size_t rows, ProgressBar& progress) {
@@ -221,14 +234,7 @@ absl::StatusOr<uint64_t> WriteSlice(const std::string& path, const GenOptions& o
     // One random stream per device and slice: a device's data does not depend on --devices, and
     // a single file (slice 0) is what gen always wrote.
     Random random(options.seed * 0x100000001B3ull + d + slice * 0x9E3779B97F4A7C15ull);
-    for (size_t f = 0; f < options.fields; ++f) {
-      fields[f] = ColumnValues{};
-      fields[f].type = kTypes[f % 5];
-      FillColumn(kKinds[f % 5], rows, options.null_ratio, random, fields[f]);
-    }
-    const DeviceId device =
-        writer->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
-    TSREAD_RETURN_IF_ERROR(writer->WriteRows(device, times, fields));
+    TSREAD_RETURN_IF_ERROR(WriteDeviceRows(*writer, options, d, times, random, fields));
     progress.Add(1);
   }
   TSREAD_RETURN_IF_ERROR(writer->Close());
@@ -272,14 +278,7 @@ absl::StatusOr<uint64_t> WriteUnsequence(const std::string& path, const GenOptio
     }
     if (times.empty()) continue;
     Random random(options.seed * 0x2545F4914F6CDD1Dull + d + (part + 1) * 0x9E3779B97F4A7C15ull);
-    for (size_t f = 0; f < options.fields; ++f) {
-      fields[f] = ColumnValues{};
-      fields[f].type = kTypes[f % 5];
-      FillColumn(kKinds[f % 5], times.size(), options.null_ratio, random, fields[f]);
-    }
-    const DeviceId device =
-        writer->MakeDeviceId({absl::StrFormat("region_%d", d / kDevicesPerRegion), absl::StrFormat("dev_%03d", d)});
-    TSREAD_RETURN_IF_ERROR(writer->WriteRows(device, times, fields));
+    TSREAD_RETURN_IF_ERROR(WriteDeviceRows(*writer, options, d, times, random, fields));
     progress.Add(1);
   }
   TSREAD_RETURN_IF_ERROR(writer->Close());

@@ -1,6 +1,7 @@
 // The CLI on IoTDB data: the visible data directory read as IoTDB answers (its expected CSVs), the
 // files as written with --raw (its raw CSVs), and the flags that choose a database.
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -143,6 +144,29 @@ TEST(CliIotdbTest, InfoAndDevicesDescribeTheDataDirectory) {
   EXPECT_EQ(listed[3]["id"], "root.sg1.d2");
   EXPECT_EQ(listed[3]["rows"], 1);
   EXPECT_EQ(listed[3]["points"], 2);
+}
+
+// gen --iotdb: 2 devices x 100 rows (one per second from T0) in 4 sequence files; unsequence
+// files rewrite half the rows (times the sequence files hold: no row is added); the deletion takes
+// 10 % of the 100 s from the middle, [T0 + 50 s, T0 + 60 s), 10 rows of each device.
+TEST(CliIotdbTest, GenWritesAnIotdbDirectoryThatReadsAsItsRulesSay) {
+  const std::string dir = ::testing::TempDir() + "/tsread_gen_iotdb";
+  std::filesystem::remove_all(dir);
+  RunResult gen = RunTsread("gen '" + dir + "' --iotdb --devices 2 --rows 100 --files 4 --unsequence 0.5 --deleted 0.1");
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/sequence/db/1/2810/1700000000001-1-0-0.tsfile"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/unsequence/db/1/2810/1700000000005-5-0-0.tsfile"));
+  RunResult scan = RunTsread("scan '" + dir + "' --json");
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(nlohmann::json::parse(scan.out)["rows"], 180);
+  RunResult raw = RunTsread("scan '" + dir + "' --json --raw");
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_GT(nlohmann::json::parse(raw.out)["rows"], 200);  // the rewritten rows twice, the deleted ones too
+  RunResult deleted = RunTsread("cat '" + dir + "' --start 1700000050000 --end 1700000059999 --columns device");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_EQ(deleted.out, "time,device\n");
+  EXPECT_EQ(RunTsread("gen '" + dir + "x' --deleted 0.1").exit_code, 1);  // --deleted needs --iotdb
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

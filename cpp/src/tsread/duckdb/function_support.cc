@@ -143,21 +143,11 @@ absl::StatusOr<std::pair<std::string, TableSchema>> TableOfData(const DataParame
 }
 
 absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function) {
-  if (duckdb_bind_get_parameter_count(info) < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(function, ": missing path"));
-  }
-  duckdb_value path_value = duckdb_bind_get_parameter(info, 0);
-  if (duckdb_is_null_value(path_value)) {
-    duckdb_destroy_value(&path_value);
-    return absl::InvalidArgumentError(absl::StrCat(function, ": the path is NULL"));
-  }
-  std::vector<std::string> paths;
-  absl::Status status = PathsOf(path_value, function, paths);
-  duckdb_destroy_value(&path_value);
-  if (!status.ok()) return status;
+  absl::StatusOr<std::vector<std::string>> paths = PathParameter(info, function);
+  if (!paths.ok()) return paths.status();
   DatasetOptions options;
   options.skip_unreadable_files = NamedBool(info, "ignore_errors");
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(paths, options);
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(*paths, options);
   if (!dataset.ok()) return dataset.status();
   for (const DatasetFile& file : (*dataset)->files()) {
     if (!file.status.ok()) return WithFileName(file.status, file.path);
