@@ -1,7 +1,9 @@
 // Aggregates of IoTDB data (iotdb/iotdb_dataset.h): the same answers as Aggregate and
 // AggregateTree (table_aggregate.h, tree_aggregate.h), over the rows IoTDB's merge and deletions
 // leave. A file's statistics describe its rows as written — points another file replaces, rows a
-// deletion removes — so every row is decoded here and none is answered from statistics.
+// deletion removes — so they answer only for a device whose sources the merged scan streams
+// (nothing deleted, files disjoint in time: dataset/merged_scan.h, MergedStatistics); every other
+// device's rows, and every tree-model point, are decoded.
 #ifndef TSREAD_AGGREGATE_IOTDB_AGGREGATE_H_
 #define TSREAD_AGGREGATE_IOTDB_AGGREGATE_H_
 
