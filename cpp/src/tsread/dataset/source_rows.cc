@@ -84,16 +84,6 @@ void SetNull(ColumnVector& to, size_t to_row) {
   VisitValues(to.type, [&](auto member) { (to.*member)[to_row] = {}; });
 }
 
-// A column of `rows` rows of `like`'s type, ready for CopyValue/SetNull in row order.
-ColumnVector SizedLike(const ColumnVector& like, size_t rows) {
-  ColumnVector out;
-  out.type = like.type;
-  out.Resize(rows);
-  std::fill(out.validity.begin(), out.validity.end(), 0);
-  if (IsBinary(out)) out.offsets[0] = 0;
-  return out;
-}
-
 bool InAny(const std::vector<TimeRange>& ranges, int64_t t) {
   for (const TimeRange& r : ranges) {
     if (r.Contains(t)) return true;

@@ -151,7 +151,9 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> IotdbDataset::ScanTable(DatasetSc
   const auto& [table, database] = table_and_database;
   options.table = table;
   TSREAD_ASSIGN_OR_RETURN(auto dataset_and_files, DatasetOf(database, table));
-  const auto [dataset, files] = dataset_and_files;
+  // Not a structured binding: the mask below captures `files` (clang before 16 refuses bindings in captures).
+  const Dataset* dataset = dataset_and_files.first;
+  const std::vector<size_t>* files = dataset_and_files.second;
   // The groups of the database, in the chosen dataset's file indexes.
   std::vector<size_t> position(layout_.files.size(), SIZE_MAX);
   for (size_t i = 0; i < files->size(); ++i) position[(*files)[i]] = i;
