@@ -25,19 +25,12 @@ bool OnTagsOnly(const PredicateExpr& expr, const TableSchema& schema) {
   return tags_only;
 }
 
-// Whether the time column's chunks follow each other in time (each starts after every earlier one
-// ends): the file's rows of the device then come out in time order, each time once.
+// Whether the device's time column's chunks follow each other in time (ChunksInTimeOrder): the
+// file's rows of the device then come out in time order, each time once.
 bool TimeChunksIncrease(const std::vector<TimeseriesMetadata>& series) {
   for (const TimeseriesMetadata& s : series) {
     if (!s.is_time_column() && series.size() > 1) continue;  // aligned: the time column decides
-    bool first = true;
-    int64_t last_end = 0;
-    for (const ChunkMetadata& chunk : s.chunks) {
-      if (chunk.statistics.count == 0) continue;
-      if (!first && chunk.statistics.start_time <= last_end) return false;
-      last_end = first ? chunk.statistics.end_time : std::max(last_end, chunk.statistics.end_time);
-      first = false;
-    }
+    if (!ChunksInTimeOrder(s)) return false;
   }
   return true;
 }

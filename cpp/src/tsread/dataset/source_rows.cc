@@ -98,45 +98,30 @@ bool SourceMask::empty() const {
   return std::all_of(cells.begin(), cells.end(), [](const std::vector<TimeRange>& c) { return c.empty(); });
 }
 
-SourceRows EmptyRowsLike(const TableBatch& batch, size_t column_count) {
-  SourceRows rows;
-  ResetRowsLike(batch, column_count, rows);
-  return rows;
-}
-
-void ResetRowsLike(const TableBatch& batch, size_t column_count, SourceRows& rows) {
-  rows.times.clear();
-  rows.columns.resize(column_count);
-  for (size_t j = 0; j < column_count; ++j) {
-    ColumnVector& c = rows.columns[j];
-    c.type = j < batch.columns.size() ? batch.columns[j].type : DataType::kInt64;
-    c.length = 0;
-    c.null_count = 0;
-    c.validity.clear();
-    c.bools.clear();
-    c.int32s.clear();
-    c.int64s.clear();
-    c.floats.clear();
-    c.doubles.clear();
-    c.bytes.clear();
-    c.offsets.clear();
-    // A FIELD column starts with its single offset 0; TAG/ATTRIBUTE placeholders hold nothing.
-    if (j < batch.columns.size() && HoldsRows(batch.columns[j], batch.num_rows()) && IsBinary(c)) c.offsets.push_back(0);
-  }
-}
-
 void TakeRows(TableBatch& batch, size_t column_count, SourceRows& rows) {
   std::swap(rows.times, batch.times);
   rows.columns.resize(column_count);
   for (size_t j = 0; j < column_count && j < batch.columns.size(); ++j) std::swap(rows.columns[j], batch.columns[j]);
 }
 
-void AppendRows(const TableBatch& batch, SourceRows& rows) {
+bool ChunksInTimeOrder(const TimeseriesMetadata& series) {
+  bool first = true;
+  int64_t last_end = 0;
+  for (const ChunkMetadata& chunk : series.chunks) {
+    if (chunk.statistics.count == 0) continue;
+    if (!first && chunk.statistics.start_time <= last_end) return false;
+    last_end = first ? chunk.statistics.end_time : std::max(last_end, chunk.statistics.end_time);
+    first = false;
+  }
+  return true;
+}
+
+void AppendRows(std::span<const int64_t> times, std::span<const ColumnVector> columns, SourceRows& rows) {
   const size_t before = rows.num_rows();
-  const size_t added = batch.num_rows();
-  rows.times.insert(rows.times.end(), batch.times.begin(), batch.times.end());
-  for (size_t j = 0; j < rows.columns.size(); ++j) {
-    const ColumnVector& from = batch.columns[j];
+  const size_t added = times.size();
+  rows.times.insert(rows.times.end(), times.begin(), times.end());
+  for (size_t j = 0; j < rows.columns.size() && j < columns.size(); ++j) {
+    const ColumnVector& from = columns[j];
     if (!HoldsRows(from, added)) continue;
     ColumnVector& to = rows.columns[j];
     const size_t old_bytes = to.bytes.size();

@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include "tsread/format/timeseries_metadata.h"
 #include "tsread/read/aligned_device_reader.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/table_reader.h"
@@ -32,16 +34,17 @@ struct SourceMask {
   bool empty() const;
 };
 
-// Empty rows with the types of `batch`'s first `column_count` columns (TAG/ATTRIBUTE ones empty).
-SourceRows EmptyRowsLike(const TableBatch& batch, size_t column_count);
-// The same into `rows`, keeping its buffers' capacity (a merge reuses them device after device).
-void ResetRowsLike(const TableBatch& batch, size_t column_count, SourceRows& rows);
 // `batch`'s rows as `rows` (its first `column_count` columns), buffers swapped rather than copied:
 // the batch gets rows' old buffers (a cursor refills them). For a source whose device fits one
 // batch, the usual case, nothing is copied.
 void TakeRows(TableBatch& batch, size_t column_count, SourceRows& rows);
+// Appends `times` and the first rows.columns.size() of `columns` (one row each per time).
+void AppendRows(std::span<const int64_t> times, std::span<const ColumnVector> columns, SourceRows& rows);
 // Appends the rows of `batch`'s first rows.columns.size() columns.
-void AppendRows(const TableBatch& batch, SourceRows& rows);
+inline void AppendRows(const TableBatch& batch, SourceRows& rows) { AppendRows(batch.times, batch.columns, rows); }
+// Whether a series' chunks follow each other in time (each starts after every earlier one ends):
+// its rows then come out of the file in time order, each time once (no run of SplitRuns but one).
+bool ChunksInTimeOrder(const TimeseriesMetadata& series);
 // Removes masked rows and nulls masked cells.
 void ApplyMask(const SourceMask& mask, SourceRows& rows);
 // Cuts rows read chunk after chunk into runs whose times strictly increase: a time not above the

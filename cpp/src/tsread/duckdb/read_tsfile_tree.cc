@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -153,15 +154,13 @@ absl::Status MergeDevice(const BindData& bind, const GlobalState& global, size_t
                                         local.merged.back().values.Clear();
                                       }
                                       SeriesBatch& series = local.merged.back();
-                                      TableBatch part;
-                                      part.times.assign(times.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                        times.begin() + static_cast<std::ptrdiff_t>(end));
-                                      part.columns.resize(1);
-                                      part.columns[0].AssignRows(values, begin, end - begin);
+                                      ColumnVector part;  // rows [begin, end) of the values
+                                      part.AssignRows(values, begin, end - begin);
                                       SourceRows rows;
                                       rows.times = std::move(series.times);
                                       rows.columns.push_back(std::move(series.values));
-                                      AppendRows(part, rows);
+                                      AppendRows(std::span<const int64_t>(times).subspan(begin, end - begin),
+                                                 std::span<const ColumnVector>(&part, 1), rows);
                                       series.times = std::move(rows.times);
                                       series.values = std::move(rows.columns[0]);
                                       return absl::OkStatus();

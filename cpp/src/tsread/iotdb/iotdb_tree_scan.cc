@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 
 #include "tsread/io/status_macros.h"
 #include "tsread/iotdb/iotdb_dataset.h"
@@ -16,18 +17,6 @@
 
 namespace tsread::iotdb {
 namespace {
-
-bool ChunksIncrease(const TimeseriesMetadata& series) {
-  bool first = true;
-  int64_t last_end = 0;
-  for (const ChunkMetadata& chunk : series.chunks) {
-    if (chunk.statistics.count == 0) continue;
-    if (!first && chunk.statistics.start_time <= last_end) return false;
-    last_end = first ? chunk.statistics.end_time : std::max(last_end, chunk.statistics.end_time);
-    first = false;
-  }
-  return true;
-}
 
 // Calls consume with the rows of `times` inside `range` (times ascend), if any.
 absl::Status ConsumeInRange(const TreePointsFn& consume, std::string_view device, std::string_view measurement,
@@ -111,7 +100,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
         const FileDeletions& deletions = deletions_[places[k].file];
         mask.rows = deletions.RangesFor(*places[k].id, "", false, FindSeries(places[k].series, ""));
         mask.cells = {deletions.RangesFor(*places[k].id, measurement, false, series)};
-        plain = plain && mask.empty() && ChunksIncrease(*series);
+        plain = plain && mask.empty() && ChunksInTimeOrder(*series);
         sources.push_back(&places[k]);
         masks.push_back(std::move(mask));
       }
@@ -143,11 +132,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
             rows.columns[0].Clear();
             typed = true;
           }
-          // A one-column batch to append (AppendRows takes TableBatch).
-          TableBatch one;
-          one.times = (*batch)->times;
-          one.columns = {(*batch)->values};
-          AppendRows(one, rows);
+          AppendRows((*batch)->times, std::span<const ColumnVector>(&(*batch)->values, 1), rows);
         }
         if (plain || !typed) continue;
         ApplyMask(masks[k], rows);
