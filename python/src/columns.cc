@@ -103,7 +103,7 @@ absl::Status Collector::AppendField(Column& column, const TableBatch& batch, siz
                          column.meta.name, batch.times.data()};
     bool mask_ok = true;
     // An invalid DATE read as null (invalid_dates='null'): its row joins the null mask.
-    const MarkNull mark_null = [&](size_t r) {
+    const auto mark_null = [&](size_t r) {
       if (column.mask.size() < rows_ + rows && !column.mask.Resize(rows_ + rows)) {
         mask_ok = false;
         return;

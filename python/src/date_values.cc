@@ -49,7 +49,7 @@ absl::Status OutOfItsRange(const ValueSite& site, size_t row, int32_t value, con
 }  // namespace
 
 absl::Status ConvertDates(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
-                          const MarkNull& mark_null, int32_t* to) {
+                          MarkNull mark_null, int32_t* to) {
   const size_t rows = values.length;
   const int32_t* from = values.int32s.data();
   if (options.date_as == DateAs::kInt) {

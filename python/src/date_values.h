@@ -22,7 +22,7 @@ namespace tsread::python {
 // with invalid_dates_null, mark_null(row) and 0; a day outside date_as's range is OutOfRange
 // naming the options that read it (date_as='date' or 'int').
 absl::Status ConvertDates(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
-                          const MarkNull& mark_null, int32_t* to);
+                          MarkNull mark_null, int32_t* to);
 
 }  // namespace tsread::python
 

@@ -41,6 +41,13 @@ constexpr size_t kPopulateAheadRows = size_t{1} << 19;
 // The status a consumer returns to stop a split that holds more rows than planned.
 absl::Status Overflow() { return absl::AbortedError("tsread: a split holds more rows than its metadata announces"); }
 
+// The scanner's planned devices as one split (none without devices, as Splits gives).
+absl::StatusOr<std::vector<ScanSplit>> WholeSplitOf(const TableScanner& scanner) {
+  if (scanner.device_count() == 0) return std::vector<ScanSplit>();
+  TSREAD_ASSIGN_OR_RETURN(ScanSplit whole, scanner.WholeSplit());
+  return std::vector<ScanSplit>{whole};
+}
+
 }  // namespace
 
 struct PlannedRead::File {
@@ -95,7 +102,9 @@ absl::StatusOr<std::unique_ptr<PlannedRead>> PlannedRead::Plan(const DatasetScan
     if (!scan.has_value()) continue;
     devices += scan->scanner->device_count();
     const size_t max_splits = read->threads_ == 1 ? 1 : static_cast<size_t>(read->threads_) * kSplitsPerThread;
-    absl::StatusOr<std::vector<ScanSplit>> splits = scan->scanner->Splits(max_splits);
+    // One split (one thread) needs no bytes: rows from the time columns alone.
+    absl::StatusOr<std::vector<ScanSplit>> splits =
+        max_splits == 1 ? WholeSplitOf(*scan->scanner) : scan->scanner->Splits(max_splits);
     if (!splits.ok()) return WithFileName(splits.status(), dataset.files()[f].path);
     auto file = std::make_unique<File>();
     file->index = f;
@@ -214,7 +223,7 @@ absl::Status PlannedRead::AppendBatch(Piece& piece, const TableBatch& batch) {
     if (column.width > 0) {
       // An invalid DATE read as null (invalid_dates='null'): its row joins the null mask, which
       // every DATE column has (needs_mask).
-      const MarkNull mark_null = [&](size_t r) {
+      const auto mark_null = [&](size_t r) {
         column.mask.data()[at + r] = 1;
         if (!column.has_nulls.load(std::memory_order_relaxed)) column.has_nulls = true;
       };

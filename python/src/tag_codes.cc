@@ -85,11 +85,13 @@ py::list CategoriesOf(const std::vector<std::string>& values, std::string_view c
 
 absl::StatusOr<int32_t> TagDictionary::CodeOf(std::optional<std::string_view> value, size_t width) {
   if (!value.has_value()) return -1;
+  if (last_code_ >= 0 && values_[static_cast<size_t>(last_code_)] == *value) return last_code_;
   auto [it, added] = codes_.try_emplace(std::string(*value), static_cast<int32_t>(values_.size()));
   if (added) {
     if (it->second > MaxTagCode(width)) return absl::InternalError("more TAG values than the scan's devices");
     values_.emplace_back(*value);
   }
+  last_code_ = it->second;
   return it->second;
 }
 

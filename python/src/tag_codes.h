@@ -51,6 +51,9 @@ class TagDictionary {
  private:
   std::unordered_map<std::string, int32_t> codes_;
   std::vector<std::string> values_;
+  // The last value asked for and its code (-1: none yet): batches of one device, and devices of
+  // one region, ask for the same value in a row.
+  int32_t last_code_ = -1;
 };
 
 }  // namespace tsread::python

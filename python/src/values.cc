@@ -149,7 +149,7 @@ absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, std::stri
 }
 
 absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
-                             const MarkNull& mark_null, char* to) {
+                             MarkNull mark_null, char* to) {
   const size_t rows = values.length;
   if (values.type == DataType::kDate) {
     return ConvertDates(values, options, site, mark_null, reinterpret_cast<int32_t*>(to));

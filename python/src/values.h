@@ -13,6 +13,7 @@
 #include <functional>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tsread/read/column_vector.h"
@@ -61,7 +62,7 @@ struct ValueSite {
 };
 // Called with each row whose DATE is no calendar day under invalid_dates_null: the caller sets it
 // null in its mask.
-using MarkNull = std::function<void(size_t row)>;
+using MarkNull = absl::FunctionRef<void(size_t row)>;
 
 // The stored width of a FIELD value of `type` (BOOLEAN: one byte), 0 for binary types.
 size_t WidthOf(DataType type);
@@ -85,7 +86,7 @@ absl::Status CopyTimes(const int64_t* from, size_t rows, bool time_ns, std::stri
 // TIMESTAMP or DATE that the chosen representation cannot hold, DataLoss for a DATE that is no
 // calendar day (without invalid_dates_null; with it, mark_null(row)).
 absl::Status CopyFieldValues(const ColumnVector& values, const ConvertOptions& options, const ValueSite& site,
-                             const MarkNull& mark_null, char* to);
+                             MarkNull mark_null, char* to);
 // One byte per row, 1 = null.
 void CopyNullMask(const ColumnVector& values, char* to);
 

@@ -3,6 +3,7 @@
 // comparison), and projections, time ranges, tags, globs, filename, invalid UTF-8 and errors.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -315,6 +316,72 @@ TEST_P(Utf8Test, LongTagValuesAreSharedCorrectlyAcrossBatches) {
   EXPECT_EQ(Text("SELECT min(id) FROM read_tsfile('" + file + "')"), tag);
   EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + file + "', filename := true) WHERE filename = '" + file + "'"),
             5000);
+}
+
+// Device d of ManySmallDevices: d % 13 + 1 rows at times 0, 1, ...; v = d * 1000 + t, null where
+// (d + t) % 3 == 0; w = t / 4.0, never null.
+bool SmallDeviceNull(int64_t d, int64_t t) { return (d + t) % 3 == 0; }
+
+std::string WriteManySmallDevices(const std::filesystem::path& path, int64_t devices) {
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
+  schema.columns.push_back(ColumnSchema{"w", DataType::kDouble, 0, 0, {}, ColumnCategory::kField});
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
+  EXPECT_TRUE(writer.ok()) << writer.status();
+  if (!writer.ok()) return "";
+  for (int64_t d = 0; d < devices; ++d) {
+    std::vector<int64_t> times;
+    ColumnValues v, w;
+    v.type = DataType::kInt64;
+    w.type = DataType::kDouble;
+    for (int64_t t = 0; t <= d % 13; ++t) {
+      times.push_back(t);
+      v.int64s.push_back(d * 1000 + t);
+      v.valid.push_back(!SmallDeviceNull(d, t));
+      w.doubles.push_back(static_cast<double>(t) / 4.0);
+    }
+    char id[16];
+    std::snprintf(id, sizeof(id), "d%04d", static_cast<int>(d));
+    EXPECT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({id}), times, {v, w}).ok());
+  }
+  EXPECT_TRUE((*writer)->Close().ok());
+  return path.string();
+}
+
+TEST_P(Utf8Test, ManySmallDevicesShareOutputChunksRowForRow) {
+  // Batches of 1 to 13 rows are gathered into DuckDB chunks: each device's rows, tags, nulls (at
+  // every bit offset of the chunk's validity) and values must land on the right rows.
+  constexpr int64_t kDevices = 700;
+  const std::string file = WriteManySmallDevices(dir_ / "small_devices.tsfile", kDevices);
+  int64_t rows = 0, valid = 0, sum_v = 0;
+  double sum_w = 0;
+  for (int64_t d = 0; d < kDevices; ++d) {
+    for (int64_t t = 0; t <= d % 13; ++t) {
+      ++rows;
+      sum_w += static_cast<double>(t) / 4.0;
+      if (SmallDeviceNull(d, t)) continue;
+      ++valid;
+      sum_v += d * 1000 + t;
+    }
+  }
+  const std::string from = "FROM read_tsfile('" + file + "', time_as := 'bigint', filename := true)";
+  EXPECT_EQ(Int("SELECT count(*) " + from), rows);
+  EXPECT_EQ(Int("SELECT count(v) " + from), valid);
+  EXPECT_EQ(Int("SELECT sum(v) " + from), sum_v);
+  EXPECT_EQ(Text("SELECT sum(w) " + from), Text("SELECT " + std::to_string(sum_w) + "::DOUBLE"));
+  // Row for row: each row's id, time and value as the device wrote them.
+  EXPECT_EQ(Int("SELECT count(*) " + from + " WHERE v IS NOT NULL AND (v // 1000 != CAST(id[2:] AS BIGINT) OR "
+                "v % 1000 != time)"), 0);
+  EXPECT_EQ(Int("SELECT count(*) " + from + " WHERE (v IS NULL) != ((CAST(id[2:] AS BIGINT) + time) % 3 = 0)"), 0);
+  EXPECT_EQ(Int("SELECT count(*) " + from + " WHERE w != time / 4.0 OR filename != '" + file + "'"), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT id, count(*) AS n " + from +
+                " GROUP BY id) WHERE n != CAST(id[2:] AS BIGINT) % 13 + 1"), 0);
+  EXPECT_EQ(Int("SELECT count(DISTINCT id) " + from), kDevices);
+  // The same with tags as ENUM codes.
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile('" + file + "', time_as := 'bigint', tags_as_enum := true) "
+                "WHERE v IS NOT NULL AND v // 1000 != CAST(substr(id::VARCHAR, 2) AS BIGINT)"), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, Utf8Test, ::testing::Values(1, 2),

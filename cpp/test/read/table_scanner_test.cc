@@ -88,6 +88,39 @@ TEST_P(ScannerFixtureTest, OneThreadEqualsTableReaderAndThreadsGiveTheSameMultis
   }
 }
 
+TEST_P(ScannerFixtureTest, WholeSplitAnnouncesTheRowsAndTimesOfTheScan) {
+  const auto& [stem, table] = GetParam();
+  std::unique_ptr<TsFileReader> reader = Open(stem);
+  ASSERT_NE(reader, nullptr);
+  ScanOptions options;
+  options.table = table;
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+  ASSERT_TRUE(scanner.ok());
+  absl::StatusOr<ScanSplit> whole = (*scanner)->WholeSplit();
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(whole->first_device, 0u);
+  EXPECT_EQ(whole->device_count, (*scanner)->device_count());
+  EXPECT_EQ(whole->bytes, 0u);
+  // Against the rows and times a scan of every device yields.
+  size_t rows = 0;
+  std::optional<int64_t> min_time, max_time;
+  ASSERT_TRUE((*scanner)
+                  ->ScanSplitRows(*whole, [&](const TableBatch& batch) {
+                    for (int64_t t : batch.times) {
+                      min_time = std::min(min_time.value_or(t), t);
+                      max_time = std::max(max_time.value_or(t), t);
+                    }
+                    rows += batch.num_rows();
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(whole->rows, rows);
+  if (rows > 0) {
+    EXPECT_EQ(whole->min_time, *min_time);
+    EXPECT_EQ(whole->max_time, *max_time);
+  }
+}
+
 TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan) {
   const auto& [stem, table] = GetParam();
   std::unique_ptr<TsFileReader> reader = Open(stem);

@@ -1,6 +1,6 @@
 // read_tsfile's entry: registration (the named parameters) and the Scan callback that moves a
-// thread to its next batch (read_tsfile_plan.h) and writes one window of it into the chunk
-// (read_tsfile_vectors.h). The bind step is in read_tsfile_bind.h.
+// thread on through its batches (read_tsfile_plan.h), writing windows of them into the chunk until
+// it is full (read_tsfile_vectors.h). The bind step is in read_tsfile_bind.h.
 #include "tsread/duckdb/read_tsfile.h"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "tsread/duckdb/read_tsfile_bind.h"
 #include "tsread/duckdb/read_tsfile_plan.h"
 #include "tsread/duckdb/read_tsfile_vectors.h"
+#include "tsread/io/status_macros.h"
 
 namespace tsread::duckdb_ext {
 namespace read_tsfile_internal {
@@ -30,7 +31,7 @@ absl::Status ScanCountedRows(GlobalState& global, LocalState& local, duckdb_data
     duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
     if (global.out[i].kind == OutColumn::kFilename) {
       SetAllValid(vector, rows);
-      FillConstantString(vector, rows, *local.path);
+      FillConstantString(vector, 0, rows, *local.path);
     } else {
       std::memset(duckdb_vector_get_data(vector), 0, rows * sizeof(int64_t));  // a row id: zeros
     }
@@ -39,61 +40,67 @@ absl::Status ScanCountedRows(GlobalState& global, LocalState& local, duckdb_data
   return absl::OkStatus();
 }
 
+// Rows [offset, offset + rows) of `batch` into rows [at, at + rows) of the output vectors.
+absl::Status WriteRows(const BindData& bind, const GlobalState& global, const TableBatch& batch, size_t offset,
+                       size_t rows, const std::string& file, duckdb_data_chunk output, size_t at) {
+  const std::vector<ProjectedColumn>& projection = *batch.projection;
+  for (size_t i = 0; i < global.out.size(); ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    const OutColumn& out = global.out[i];
+    switch (out.kind) {
+      case OutColumn::kTime:
+        SetValidRows(vector, at, rows);
+        TSREAD_RETURN_IF_ERROR(WriteTimes(batch.times.data() + offset, rows, bind.time,
+                                          static_cast<int64_t*>(duckdb_vector_get_data(vector)) + at, file, "time"));
+        break;
+      case OutColumn::kSchema: {
+        const size_t j = out.scan_index;
+        const ProjectedColumn& column = projection[j];
+        if (column.category == ColumnCategory::kField) {
+          TSREAD_RETURN_IF_ERROR(WriteField(bind, column, batch.columns[j], offset, rows, file, vector, at));
+        } else if (column.category == ColumnCategory::kTag) {
+          TSREAD_RETURN_IF_ERROR(
+              WriteTag(bind, column, EnumOf(bind, out.schema_index), batch.tag(j), at, rows, file, vector));
+        } else {
+          FillNull(vector, at, rows);  // ATTRIBUTE: never stored in TsFile
+        }
+        break;
+      }
+      case OutColumn::kFilename:
+        SetValidRows(vector, at, rows);
+        FillConstantString(vector, at, rows, file);
+        break;
+      case OutColumn::kOther:
+        // A row id or another virtual column: zeros.
+        std::memset(static_cast<int64_t*>(duckdb_vector_get_data(vector)) + at, 0, rows * sizeof(int64_t));
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Fills the output chunk from as many batches as it holds: a file of small devices gives batches
+// of a few dozen rows, and DuckDB's cost per chunk is far above its cost per row.
 absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
   auto* bind = static_cast<BindData*>(duckdb_function_get_bind_data(info));
   auto* global = static_cast<GlobalState*>(duckdb_function_get_init_data(info));
   auto* local = static_cast<LocalState*>(duckdb_function_get_local_init_data(info));
   if (global->rows_only) return ScanCountedRows(*global, *local, output);
-  if (local->batch == nullptr || local->offset >= local->batch->num_rows()) {
-    if (absl::Status s = NextBatch(*global, *local); !s.ok()) return s;
-    if (local->batch == nullptr) {
-      duckdb_data_chunk_set_size(output, 0);
-      return absl::OkStatus();
+  const size_t capacity = duckdb_vector_size();
+  size_t filled = 0;
+  while (filled < capacity) {
+    if (local->batch == nullptr || local->offset >= local->batch->num_rows()) {
+      TSREAD_RETURN_IF_ERROR(NextBatch(*global, *local));
+      if (local->batch == nullptr) break;
     }
+    const TableBatch& batch = *local->batch;
+    const size_t offset = local->offset;
+    const size_t rows = std::min<size_t>(capacity - filled, batch.num_rows() - offset);
+    local->offset += rows;
+    TSREAD_RETURN_IF_ERROR(WriteRows(*bind, *global, batch, offset, rows, *local->path, output, filled));
+    filled += rows;
   }
-  const TableBatch& batch = *local->batch;
-  const std::string& file = *local->path;
-  const size_t offset = local->offset;
-  const size_t rows = std::min<size_t>(duckdb_vector_size(), batch.num_rows() - offset);
-  local->offset += rows;
-  const std::vector<ProjectedColumn>& projection = *batch.projection;
-  for (size_t i = 0; i < global->out.size(); ++i) {
-    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
-    const OutColumn& out = global->out[i];
-    switch (out.kind) {
-      case OutColumn::kTime:
-        SetAllValid(vector, rows);
-        if (absl::Status s = WriteTimes(batch.times.data() + offset, rows, bind->time,
-                                        static_cast<int64_t*>(duckdb_vector_get_data(vector)), file, "time");
-            !s.ok()) {
-          return s;
-        }
-        break;
-      case OutColumn::kSchema: {
-        const size_t j = out.scan_index;
-        const ProjectedColumn& column = projection[j];
-        absl::Status s;
-        if (column.category == ColumnCategory::kField) {
-          s = WriteField(*bind, column, batch.columns[j], offset, rows, file, vector);
-        } else if (column.category == ColumnCategory::kTag) {
-          s = WriteTag(*bind, column, EnumOf(*bind, out.schema_index), batch.tag(j), rows, file, vector);
-        } else {
-          FillNull(vector, rows);  // ATTRIBUTE: never stored in TsFile
-        }
-        if (!s.ok()) return s;
-        break;
-      }
-      case OutColumn::kFilename:
-        SetAllValid(vector, rows);
-        FillConstantString(vector, rows, file);
-        break;
-      case OutColumn::kOther:
-        // A row id or another virtual column: zeros.
-        std::memset(duckdb_vector_get_data(vector), 0, rows * sizeof(int64_t));
-        break;
-    }
-  }
-  duckdb_data_chunk_set_size(output, rows);
+  duckdb_data_chunk_set_size(output, filled);
   return absl::OkStatus();
 }
 

@@ -26,38 +26,61 @@ absl::Status InvalidUtf8(const std::string& file, const std::string& column) {
                                           "\": a value is not valid UTF-8 (binary_as_blob := true reads it as BLOB)"));
 }
 
-// The validity of rows [offset, offset + rows) of `values` (windows start at multiples of the
-// vector size, so the bitmap is copied bytewise).
-void CopyValidity(const ColumnVector& values, size_t offset, duckdb_vector vector, size_t rows) {
+// Bits [at, at + rows) of a DuckDB validity mask set (valid) or cleared (NULL): whole words where
+// the range covers them, bits at its ends.
+void SetValidityBits(uint64_t* mask, size_t at, size_t rows, bool valid) {
+  const size_t end = at + rows;
+  size_t r = at;
+  while (r < end) {
+    if (r % 64 == 0 && r + 64 <= end) {
+      mask[r / 64] = valid ? ~uint64_t{0} : 0;
+      r += 64;
+      continue;
+    }
+    const uint64_t bit = uint64_t{1} << (r % 64);
+    mask[r / 64] = valid ? (mask[r / 64] | bit) : (mask[r / 64] & ~bit);
+    ++r;
+  }
+}
+
+// The validity of rows [offset, offset + rows) of `values` into rows [at, at + rows).
+void CopyValidity(const ColumnVector& values, size_t offset, duckdb_vector vector, size_t at, size_t rows) {
   if (values.null_count == 0) {
-    SetAllValid(vector, rows);
+    SetValidRows(vector, at, rows);
     return;
   }
   duckdb_vector_ensure_validity_writable(vector);
   uint64_t* validity = duckdb_vector_get_validity(vector);
-  std::memset(validity, 0, (rows + 63) / 64 * 8);
-  if (offset % 8 == 0) {
+  if (offset % 8 == 0 && at == 0) {
     // Both bitmaps are little-endian: bit r of byte r / 8 is row r; bits past the batch are zero.
+    std::memset(validity, 0, (rows + 63) / 64 * 8);
     std::memcpy(validity, values.validity.data() + offset / 8, (rows + 7) / 8);
     return;
   }
   for (size_t r = 0; r < rows; ++r) {
-    if (values.IsValid(offset + r)) validity[r / 64] |= uint64_t{1} << (r % 64);
+    const uint64_t bit = uint64_t{1} << ((at + r) % 64);
+    uint64_t& word = validity[(at + r) / 64];
+    word = values.IsValid(offset + r) ? (word | bit) : (word & ~bit);
   }
 }
 
 }  // namespace
 
-void FillConstantString(duckdb_vector vector, size_t rows, std::string_view value) {
+void FillConstantString(duckdb_vector vector, size_t at, size_t rows, std::string_view value) {
   if (rows == 0) return;
-  SetString(vector, 0, value);
+  SetString(vector, at, value);
   auto* records = static_cast<duckdb_string_t*>(duckdb_vector_get_data(vector));
-  std::fill(records + 1, records + rows, records[0]);
+  std::fill(records + at + 1, records + at + rows, records[at]);
 }
 
-void FillNull(duckdb_vector vector, size_t rows) {
+void SetValidRows(duckdb_vector vector, size_t at, size_t rows) {
+  uint64_t* validity = duckdb_vector_get_validity(vector);
+  if (validity != nullptr) SetValidityBits(validity, at, rows, true);
+}
+
+void FillNull(duckdb_vector vector, size_t at, size_t rows) {
   duckdb_vector_ensure_validity_writable(vector);
-  std::memset(duckdb_vector_get_validity(vector), 0, (rows + 63) / 64 * 8);
+  SetValidityBits(duckdb_vector_get_validity(vector), at, rows, false);
 }
 
 absl::Status WriteTimes(const int64_t* in, size_t rows, const TimeMapping& mapping, int64_t* out,
@@ -87,10 +110,10 @@ absl::Status WriteTimes(const int64_t* in, size_t rows, const TimeMapping& mappi
 }
 
 absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, const TagEnum* tag_enum,
-                      std::optional<std::string_view> tag, size_t rows, const std::string& file,
+                      std::optional<std::string_view> tag, size_t at, size_t rows, const std::string& file,
                       duckdb_vector vector) {
   if (!tag) {
-    FillNull(vector, rows);
+    FillNull(vector, at, rows);
     return absl::OkStatus();
   }
   if (tag_enum != nullptr) {
@@ -99,42 +122,42 @@ absl::Status WriteTag(const BindData& bind, const ProjectedColumn& column, const
       return absl::FailedPreconditionError(
           absl::StrCat(file, ": column \"", column.name, "\": a tag value that was not in the file when the query was bound"));
     }
-    SetAllValid(vector, rows);
-    tag_enum->Fill(vector, *code, rows);
+    SetValidRows(vector, at, rows);
+    tag_enum->Fill(vector, *code, at, rows);
     return absl::OkStatus();
   }
   if (!bind.binary_as_blob && !ValidUtf8(*tag)) return InvalidUtf8(file, column.name);
-  SetAllValid(vector, rows);
-  FillConstantString(vector, rows, *tag);
+  SetValidRows(vector, at, rows);
+  FillConstantString(vector, at, rows, *tag);
   return absl::OkStatus();
 }
 
 absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, const ColumnVector& values, size_t offset,
-                        size_t rows, const std::string& file, duckdb_vector vector) {
+                        size_t rows, const std::string& file, duckdb_vector vector, size_t at) {
   if (values.size() < offset + rows) {
     return absl::InternalError(absl::StrCat(file, ": column ", column.name, ": ", values.size(), " values for ",
                                             offset + rows, " rows"));
   }
-  CopyValidity(values, offset, vector, rows);
-  void* data = duckdb_vector_get_data(vector);
+  CopyValidity(values, offset, vector, at, rows);
+  char* data = static_cast<char*>(duckdb_vector_get_data(vector));
   switch (column.data_type) {
     case DataType::kBoolean:
-      std::memcpy(data, values.bools.data() + offset, rows);
+      std::memcpy(data + at, values.bools.data() + offset, rows);
       return absl::OkStatus();
     case DataType::kInt32:
-      std::memcpy(data, values.int32s.data() + offset, rows * sizeof(int32_t));
+      std::memcpy(data + at * sizeof(int32_t), values.int32s.data() + offset, rows * sizeof(int32_t));
       return absl::OkStatus();
     case DataType::kInt64:
-      std::memcpy(data, values.int64s.data() + offset, rows * sizeof(int64_t));
+      std::memcpy(data + at * sizeof(int64_t), values.int64s.data() + offset, rows * sizeof(int64_t));
       return absl::OkStatus();
     case DataType::kFloat:
-      std::memcpy(data, values.floats.data() + offset, rows * sizeof(float));
+      std::memcpy(data + at * sizeof(float), values.floats.data() + offset, rows * sizeof(float));
       return absl::OkStatus();
     case DataType::kDouble:
-      std::memcpy(data, values.doubles.data() + offset, rows * sizeof(double));
+      std::memcpy(data + at * sizeof(double), values.doubles.data() + offset, rows * sizeof(double));
       return absl::OkStatus();
     case DataType::kTimestamp: {
-      auto* out = static_cast<int64_t*>(data);
+      auto* out = reinterpret_cast<int64_t*>(data) + at;
       if (values.null_count == 0) {
         return WriteTimes(values.int64s.data() + offset, rows, bind.time, out, file,
                           absl::StrCat("column \"", column.name, "\""));
@@ -153,7 +176,7 @@ absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, con
       return absl::OkStatus();
     }
     case DataType::kDate: {
-      auto* out = static_cast<int32_t*>(data);
+      auto* out = reinterpret_cast<int32_t*>(data) + at;
       for (size_t r = 0; r < rows; ++r) {
         if (!values.IsValid(offset + r)) {
           out[r] = 0;
@@ -176,7 +199,7 @@ absl::Status WriteField(const BindData& bind, const ProjectedColumn& column, con
         if (!values.IsValid(offset + r)) continue;
         std::string_view value = values.binary(offset + r);
         if (check && !ValidUtf8(value)) return InvalidUtf8(file, column.name);
-        SetString(vector, r, value);
+        SetString(vector, at + r, value);
       }
       return absl::OkStatus();
     }

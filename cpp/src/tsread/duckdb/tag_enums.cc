@@ -35,17 +35,17 @@ std::optional<uint32_t> TagEnum::Code(std::string_view value) const {
   return it->second;
 }
 
-void TagEnum::Fill(duckdb_vector vector, uint32_t code, size_t rows) const {
+void TagEnum::Fill(duckdb_vector vector, uint32_t code, size_t at, size_t rows) const {
   void* data = duckdb_vector_get_data(vector);
   switch (internal_) {
     case DUCKDB_TYPE_UTINYINT:
-      std::memset(data, static_cast<int>(code), rows);
+      std::memset(static_cast<uint8_t*>(data) + at, static_cast<int>(code), rows);
       break;
     case DUCKDB_TYPE_USMALLINT:
-      std::fill_n(static_cast<uint16_t*>(data), rows, static_cast<uint16_t>(code));
+      std::fill_n(static_cast<uint16_t*>(data) + at, rows, static_cast<uint16_t>(code));
       break;
     default:
-      std::fill_n(static_cast<uint32_t*>(data), rows, code);
+      std::fill_n(static_cast<uint32_t*>(data) + at, rows, code);
       break;
   }
 }

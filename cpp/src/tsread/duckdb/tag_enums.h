@@ -33,8 +33,8 @@ class TagEnum {
   duckdb_logical_type type() const { return type_; }
   // The code of `value`; nullopt when it is not a member (a file changed since the bind).
   std::optional<uint32_t> Code(std::string_view value) const;
-  // Rows [0, rows) of `vector` (of type()) set to `code`.
-  void Fill(duckdb_vector vector, uint32_t code, size_t rows) const;
+  // Rows [at, at + rows) of `vector` (of type()) set to `code`.
+  void Fill(duckdb_vector vector, uint32_t code, size_t at, size_t rows) const;
 
  private:
   duckdb_logical_type type_ = nullptr;

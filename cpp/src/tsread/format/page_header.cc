@@ -5,19 +5,22 @@
 
 namespace tsread {
 
-absl::StatusOr<PageHeader> ReadPageHeader(ByteStream& in, DataType type, bool with_statistics) {
-  PageHeader h;
+absl::Status ReadPageHeaderInto(ByteStream& in, DataType type, bool with_statistics, PageHeader& h) {
   h.offset = in.offset();
+  h.compressed_size = 0;
   const size_t start = in.position();
   TSREAD_ASSIGN_OR_RETURN(h.uncompressed_size, in.ReadUVarSize("page uncompressed size"));
   if (h.uncompressed_size == 0) {
     h.header_size = 1;
-    return h;
+    h.statistics.reset();
+    return absl::OkStatus();
   }
   TSREAD_ASSIGN_OR_RETURN(h.compressed_size, in.ReadUVarSize("page compressed size"));
   if (with_statistics) {
-    TSREAD_ASSIGN_OR_RETURN(Statistics s, ReadStatistics(in, type));
-    h.statistics = std::move(s);
+    if (!h.statistics.has_value()) h.statistics.emplace();
+    TSREAD_RETURN_IF_ERROR(ReadStatisticsInto(in, type, *h.statistics));
+  } else {
+    h.statistics.reset();
   }
   h.header_size = static_cast<uint32_t>(in.position() - start);
   if (h.compressed_size > in.remaining()) {
@@ -25,6 +28,12 @@ absl::StatusOr<PageHeader> ReadPageHeader(ByteStream& in, DataType type, bool wi
                                             h.compressed_size, " bytes exceeds the ", in.remaining(),
                                             " bytes left in the chunk"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PageHeader> ReadPageHeader(ByteStream& in, DataType type, bool with_statistics) {
+  PageHeader h;
+  TSREAD_RETURN_IF_ERROR(ReadPageHeaderInto(in, type, with_statistics, h));
   return h;
 }
 

@@ -25,6 +25,9 @@ struct PageHeader {
 // Reads a page header from a stream over the chunk's page bytes, so the page body must fit in
 // what remains; `with_statistics` comes from the chunk's marker (§13 item 6).
 absl::StatusOr<PageHeader> ReadPageHeader(ByteStream& in, DataType type, bool with_statistics);
+// ReadPageHeader into `out`, whose statistics keep their strings' capacity (a chunk's page list is
+// parsed into the same objects chunk after chunk).
+absl::Status ReadPageHeaderInto(ByteStream& in, DataType type, bool with_statistics, PageHeader& out);
 
 }  // namespace tsread
 

@@ -36,6 +36,9 @@ struct Statistics {
 
 // Reads statistics of a series of `type` (VECTOR = time column).
 absl::StatusOr<Statistics> ReadStatistics(ByteStream& in, DataType type);
+// ReadStatistics into `out`, whose strings keep their capacity (a reader that parses the metadata
+// of many series into the same objects allocates nothing).
+absl::Status ReadStatisticsInto(ByteStream& in, DataType type, Statistics& out);
 // Skips statistics of `type` without keeping them.
 absl::Status SkipStatistics(ByteStream& in, DataType type);
 

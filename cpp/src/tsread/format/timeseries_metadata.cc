@@ -4,15 +4,8 @@
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
-namespace {
 
-struct TimeseriesPrefix {
-  uint8_t type_byte = 0;
-  std::string_view measurement;
-  DataType data_type = DataType::kVector;
-};
-
-absl::StatusOr<TimeseriesPrefix> ReadPrefix(ByteStream& in) {
+absl::StatusOr<TimeseriesPrefix> ReadTimeseriesPrefix(ByteStream& in) {
   TimeseriesPrefix p;
   TSREAD_ASSIGN_OR_RETURN(p.type_byte, in.ReadU8("timeseries metadata type"));
   TSREAD_ASSIGN_OR_RETURN(p.measurement, in.ReadVarString("timeseries measurement id"));
@@ -27,23 +20,23 @@ absl::StatusOr<TimeseriesPrefix> ReadPrefix(ByteStream& in) {
   return p;
 }
 
-}  // namespace
-
-absl::StatusOr<TimeseriesMetadata> ReadTimeseriesMetadata(ByteStream& in, uint64_t data_end) {
-  TimeseriesMetadata tsm;
-  TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadPrefix(in));
-  tsm.type_byte = prefix.type_byte;
-  tsm.measurement.assign(prefix.measurement);
-  tsm.data_type = prefix.data_type;
+absl::Status ReadTimeseriesRest(ByteStream& in, uint64_t data_end, const TimeseriesPrefix& prefix,
+                                TimeseriesMetadata& out) {
+  out.type_byte = prefix.type_byte;
+  out.measurement.assign(prefix.measurement);
+  out.data_type = prefix.data_type;
   TSREAD_ASSIGN_OR_RETURN(uint32_t list_size, in.ReadUVarSize("chunk metadata list size"));
-  TSREAD_ASSIGN_OR_RETURN(tsm.statistics, ReadStatistics(in, tsm.data_type));
+  TSREAD_RETURN_IF_ERROR(ReadStatisticsInto(in, out.data_type, out.statistics));
   const uint64_t list_offset = in.offset();
   TSREAD_ASSIGN_OR_RETURN(std::string_view list_bytes, in.ReadBytes(list_size, "chunk metadata list"));
   ByteStream list(list_bytes, list_offset);
   // Statistics per chunk exist only when the series has several chunks (§5): decide by the bit.
-  const bool per_chunk_statistics = (tsm.type_byte & 0x3F) != 0;
+  const bool per_chunk_statistics = (out.type_byte & 0x3F) != 0;
+  // The chunk list's elements are reused (resized, not cleared), keeping their strings' capacity.
+  size_t count = 0;
   while (!list.empty()) {
-    ChunkMetadata chunk;
+    if (count == out.chunks.size()) out.chunks.emplace_back();
+    ChunkMetadata& chunk = out.chunks[count++];
     const uint64_t entry_offset = list.offset();
     TSREAD_ASSIGN_OR_RETURN(chunk.offset, list.ReadI64("chunk offset"));
     if (chunk.offset < 7 || static_cast<uint64_t>(chunk.offset) >= data_end) {
@@ -51,23 +44,34 @@ absl::StatusOr<TimeseriesMetadata> ReadTimeseriesMetadata(ByteStream& in, uint64
                                               chunk.offset, " is outside the data section [7, ", data_end, ")"));
     }
     if (per_chunk_statistics) {
-      TSREAD_ASSIGN_OR_RETURN(chunk.statistics, ReadStatistics(list, tsm.data_type));
+      TSREAD_RETURN_IF_ERROR(ReadStatisticsInto(list, out.data_type, chunk.statistics));
     } else {
-      chunk.statistics = tsm.statistics;
+      chunk.statistics = out.statistics;
     }
-    tsm.chunks.push_back(std::move(chunk));
     if (!per_chunk_statistics && !list.empty()) {
       return list.Corrupt("chunk metadata list", "a single-chunk series lists more than one chunk");
     }
   }
+  out.chunks.resize(count);
+  return absl::OkStatus();
+}
+
+absl::Status SkipTimeseriesRest(ByteStream& in, const TimeseriesPrefix& prefix) {
+  TSREAD_ASSIGN_OR_RETURN(uint32_t list_size, in.ReadUVarSize("chunk metadata list size"));
+  TSREAD_RETURN_IF_ERROR(SkipStatistics(in, prefix.data_type));
+  return in.Skip(list_size, "chunk metadata list");
+}
+
+absl::StatusOr<TimeseriesMetadata> ReadTimeseriesMetadata(ByteStream& in, uint64_t data_end) {
+  TimeseriesMetadata tsm;
+  TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+  TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, data_end, prefix, tsm));
   return tsm;
 }
 
 absl::StatusOr<std::string_view> ReadTimeseriesMeasurementAndSkip(ByteStream& in) {
-  TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadPrefix(in));
-  TSREAD_ASSIGN_OR_RETURN(uint32_t list_size, in.ReadUVarSize("chunk metadata list size"));
-  TSREAD_RETURN_IF_ERROR(SkipStatistics(in, prefix.data_type));
-  TSREAD_RETURN_IF_ERROR(in.Skip(list_size, "chunk metadata list"));
+  TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+  TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
   return prefix.measurement;
 }
 

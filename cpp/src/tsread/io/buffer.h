@@ -58,6 +58,9 @@ class Buffer {
     return b;
   }
 
+  // Keeps only the first `length` bytes (length <= size()), sharing the same block.
+  void KeepPrefix(size_t length) { view_ = view_.substr(0, length); }
+
   // Whether this Buffer holds a block that no slice shares (Reserve would then reuse it).
   bool HoldsUnsharedBlock() const { return block_ != nullptr && block_.use_count() == 1; }
 

@@ -45,22 +45,9 @@ absl::StatusOr<uint32_t> ByteStream::ReadLongUVarSize(const char* what) {
   return v;
 }
 
-absl::StatusOr<int32_t> ByteStream::ReadSVarInt(const char* what) {
+absl::StatusOr<int32_t> ByteStream::ReadLongSVarInt(const char* what) {
   TSREAD_ASSIGN_OR_RETURN(uint32_t u, ReadUVarInt(what));
-  return static_cast<int32_t>((u >> 1) ^ (0u - (u & 1u)));
-}
-
-absl::StatusOr<std::string_view> ByteStream::ReadBytes(size_t n, const char* what) {
-  if (remaining() < n) return Truncated(what, n);
-  std::string_view v(pos_, n);
-  pos_ += n;
-  return v;
-}
-
-absl::Status ByteStream::Skip(size_t n, const char* what) {
-  if (remaining() < n) return Truncated(what, n);
-  pos_ += n;
-  return absl::OkStatus();
+  return ZigZag(u);
 }
 
 absl::StatusOr<NullableView> ByteStream::TakeNullableString(int32_t len, uint64_t start, const char* what) {
@@ -112,7 +99,7 @@ absl::StatusOr<std::string_view> ByteStream::NonNull(NullableView v, uint64_t st
   return *v;
 }
 
-absl::StatusOr<std::string_view> ByteStream::ReadVarString(const char* what) {
+absl::StatusOr<std::string_view> ByteStream::ReadLongVarString(const char* what) {
   const uint64_t start = offset();
   TSREAD_ASSIGN_OR_RETURN(NullableView v, ReadNullableVarString(what));
   return NonNull(v, start, what);

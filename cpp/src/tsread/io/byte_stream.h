@@ -99,17 +99,42 @@ class ByteStream {
     return ReadLongUVarSize(what);
   }
   // `svar`: zig-zag varint.
-  absl::StatusOr<int32_t> ReadSVarInt(const char* what);
+  absl::StatusOr<int32_t> ReadSVarInt(const char* what) {
+    if (pos_ != end_ && static_cast<uint8_t>(*pos_) < 0x80) [[likely]] {
+      return ZigZag(static_cast<uint8_t>(*pos_++));
+    }
+    return ReadLongSVarInt(what);
+  }
 
   // Exactly `n` bytes as a view.
-  absl::StatusOr<std::string_view> ReadBytes(size_t n, const char* what);
-  absl::Status Skip(size_t n, const char* what);
+  absl::StatusOr<std::string_view> ReadBytes(size_t n, const char* what) {
+    if (remaining() < n) [[unlikely]] return Truncated(what, n);
+    std::string_view v(pos_, n);
+    pos_ += n;
+    return v;
+  }
+  absl::Status Skip(size_t n, const char* what) {
+    if (remaining() < n) [[unlikely]] return Truncated(what, n);
+    pos_ += n;
+    return absl::OkStatus();
+  }
 
   // `vstr` allowing null (Apache's read_var_char_ptr): -1 = null, 0 = "", other negatives and
   // lengths beyond the remaining bytes are errors.
   absl::StatusOr<NullableView> ReadNullableVarString(const char* what);
-  // `vstr` where null is not allowed.
-  absl::StatusOr<std::string_view> ReadVarString(const char* what);
+  // `vstr` where null is not allowed. Inline for the common one-byte length of a name that fits
+  // (every measurement name and tag value of a small-chunk file's metadata is read this way).
+  absl::StatusOr<std::string_view> ReadVarString(const char* what) {
+    if (pos_ != end_ && static_cast<uint8_t>(*pos_) < 0x80 && (*pos_ & 1) == 0) [[likely]] {
+      const size_t len = static_cast<uint8_t>(*pos_) >> 1;
+      if (len < remaining()) [[likely]] {
+        std::string_view v(pos_ + 1, len);
+        pos_ += 1 + len;
+        return v;
+      }
+    }
+    return ReadLongVarString(what);
+  }
   // Skips `count` consecutive nullable `vstr`s (same checks as ReadNullableVarString); a fast path
   // for the common one-byte lengths keeps index-entry decoding cheap.
   absl::Status SkipNullableVarStrings(uint32_t count, const char* what);
@@ -135,6 +160,10 @@ class ByteStream {
   // ReadUVarInt and ReadUVarSize from any byte: a varint of two bytes or more, or an error.
   absl::StatusOr<uint32_t> ReadLongUVarInt(const char* what);
   absl::StatusOr<uint32_t> ReadLongUVarSize(const char* what);
+  absl::StatusOr<int32_t> ReadLongSVarInt(const char* what);
+  // ReadVarString from any length byte, with its errors.
+  absl::StatusOr<std::string_view> ReadLongVarString(const char* what);
+  static int32_t ZigZag(uint32_t u) { return static_cast<int32_t>((u >> 1) ^ (0u - (u & 1u))); }
   // The error for a read of `needed` bytes at the current position that the loaded bytes cannot
   // serve (records wanted_end when the span holds them).
   absl::Status Truncated(const char* what, size_t needed);

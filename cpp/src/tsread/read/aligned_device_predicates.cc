@@ -98,8 +98,8 @@ absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutChunkGroup(const Chun
 absl::StatusOr<bool> AlignedDeviceReader::PredicatesRuleOutPage(size_t k, uint64_t rows) {
   if (predicates_ == nullptr) return false;
   auto values = [&](const BoundPredicate& p) -> std::optional<const Statistics*> {
-    const std::optional<ChunkData>& chunk = value_chunks_[p.index];
-    if (chunk.has_value() && chunk->header.data_type != p.type) return std::nullopt;
+    const ChunkData* chunk = value_chunks_[p.index];
+    if (chunk != nullptr && chunk->header.data_type != p.type) return std::nullopt;
     return PageValueStatistics(p.index, k);
   };
   auto trusted = [&](const BoundPredicate& p, Verdict) -> absl::StatusOr<bool> {

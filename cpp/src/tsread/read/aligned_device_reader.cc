@@ -25,12 +25,13 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
   device_name_ = std::move(device_name);
   series_ = &series;
   ReleaseChunks();
-  value_chunks_.resize(columns.size());
+  value_chunks_.assign(columns.size(), nullptr);
+  value_store_.resize(columns.size());
   value_scratch_.resize(columns.size());
   plan_ = nullptr;
   group_loaded_ = false;
   next_plan_ = 0;
-  plans_.clear();
+  plan_count_ = 0;
   const TimeseriesMetadata* time = nullptr;
   for (const TimeseriesMetadata& tsm : *series_) {
     if (tsm.is_time_column()) time = &tsm;
@@ -100,7 +101,7 @@ absl::StatusOr<bool> AlignedDeviceReader::FilterTakesPage(size_t k, const Statis
     filter_view_.complete = false;
   }
   for (size_t j = 0; j < value_chunks_.size(); ++j) {
-    if (!value_chunks_[j].has_value()) continue;
+    if (value_chunks_[j] == nullptr) continue;
     filter_view_.headers[j] = &value_chunks_[j]->header;
     const std::optional<const Statistics*> values = PageValueStatistics(j, k);
     if (values.has_value()) {
@@ -114,7 +115,7 @@ absl::StatusOr<bool> AlignedDeviceReader::FilterTakesPage(size_t k, const Statis
 }
 
 std::optional<const Statistics*> AlignedDeviceReader::PageValueStatistics(size_t j, size_t k) const {
-  if (!value_chunks_[j].has_value()) return nullptr;  // no chunk in this group: all null
+  if (value_chunks_[j] == nullptr) return nullptr;  // no chunk in this group: all null
   const ChunkData& chunk = *value_chunks_[j];
   const PageHeader& page = chunk.pages[k].header;
   if (page.uncompressed_size == 0) return nullptr;  // an empty page: all null (§8.3)
@@ -127,8 +128,13 @@ std::optional<const Statistics*> AlignedDeviceReader::PageValueStatistics(size_t
 
 absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time) {
   const size_t n = columns_->size();
-  for (const ChunkMetadata& chunk : time.chunks) {
-    plans_.push_back(ChunkGroupPlan{&chunk, std::vector<const ChunkMetadata*>(n, nullptr)});
+  // plans_'s elements, and their value-chunk lists, are reused from device to device (no
+  // allocation per device): the first plan_count_ are this device's.
+  if (plans_.size() < time.chunks.size()) plans_.resize(time.chunks.size());
+  plan_count_ = time.chunks.size();
+  for (size_t g = 0; g < plan_count_; ++g) {
+    plans_[g].time_chunk = &time.chunks[g];
+    plans_[g].value_chunks.assign(n, nullptr);
   }
   // Pair each value chunk with the time chunk written just before it in its chunk group (§5:
   // robust to value columns missing from some groups).
@@ -136,7 +142,8 @@ absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time
     const AlignedColumn& column = (*columns_)[j];
     if (column_series_[j] == nullptr) continue;
     for (const ChunkMetadata& chunk : column_series_[j]->chunks) {
-      auto after = std::upper_bound(plans_.begin(), plans_.end(), chunk.offset,
+      const auto plans_end = plans_.begin() + static_cast<std::ptrdiff_t>(plan_count_);
+      auto after = std::upper_bound(plans_.begin(), plans_end, chunk.offset,
                                     [](int64_t offset, const ChunkGroupPlan& p) { return offset < p.time_chunk->offset; });
       if (after == plans_.begin()) {
         return absl::DataLossError(absl::StrCat("corrupt index: value chunk of \"", column.measurement, "\" at offset ",
@@ -146,15 +153,29 @@ absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time
       if (chunk.statistics.count > 0) (after - 1)->value_chunks[j] = &chunk;
     }
   }
-  plans_.erase(std::remove_if(plans_.begin(), plans_.end(),
-                              [&](const ChunkGroupPlan& p) { return !range_->Overlaps(p.time_chunk->statistics); }),
-               plans_.end());
+  // Chunk groups outside the range are dropped, swapped to the end so that their lists are kept.
+  size_t kept = 0;
+  for (size_t g = 0; g < plan_count_; ++g) {
+    if (!range_->Overlaps(plans_[g].time_chunk->statistics)) continue;
+    if (g != kept) std::swap(plans_[g], plans_[kept]);
+    ++kept;
+  }
+  plan_count_ = kept;
   return absl::OkStatus();
 }
 
 void AlignedDeviceReader::ReleaseChunks() {
-  time_chunk_ = ChunkData{};
-  for (std::optional<ChunkData>& chunk : value_chunks_) chunk.reset();
+  if (!holds_chunks_) return;  // called at every step of a device: nothing to do most times
+  holds_chunks_ = false;
+  // The bytes are let go (a read-ahead window's block is reused once no chunk holds it); the page
+  // lists keep their capacity.
+  time_chunk_.bytes = Buffer();
+  time_chunk_.pages.clear();
+  for (ChunkData& chunk : value_store_) {  // every one: a load that failed half-way may hold bytes
+    chunk.bytes = Buffer();
+    chunk.pages.clear();
+  }
+  std::fill(value_chunks_.begin(), value_chunks_.end(), nullptr);
   group_loaded_ = false;
   memory_.Shrink(chunk_bytes_);
   chunk_bytes_ = 0;
@@ -195,40 +216,44 @@ absl::Status AlignedDeviceReader::LoadPlannedGroup() {
 
 absl::Status AlignedDeviceReader::LoadChunksOfPlan() {
   ReleaseChunks();
+  holds_chunks_ = true;
   const uint64_t before = memory_.used();
   MemoryHold* memory = memory_.enabled() ? &memory_ : nullptr;
-  absl::StatusOr<ChunkData> time_chunk = LoadChunk(*reader_, plan_->time_chunk->offset, &chunk_reads_, memory);
+  absl::Status loaded = LoadChunkInto(*reader_, plan_->time_chunk->offset, &chunk_reads_, memory, time_chunk_);
   chunk_bytes_ = memory_.used() - before;
-  if (!time_chunk.ok()) return time_chunk.status();
-  time_chunk_ = *std::move(time_chunk);
+  if (!loaded.ok()) return loaded;
   if (!time_chunk_.header.is_time_column()) {
     return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", time_chunk_.header.offset,
                                             " is not a time column chunk of device ", device_name_));
   }
   for (size_t j = 0; j < columns_->size(); ++j) {
     if (plan_->value_chunks[j] == nullptr) continue;
-    absl::StatusOr<ChunkData> chunk = LoadChunk(*reader_, plan_->value_chunks[j]->offset, &chunk_reads_, memory);
+    ChunkData& chunk = value_store_[j];
+    loaded = LoadChunkInto(*reader_, plan_->value_chunks[j]->offset, &chunk_reads_, memory, chunk);
     chunk_bytes_ = memory_.used() - before;
-    if (!chunk.ok()) return chunk.status();
+    if (!loaded.ok()) return loaded;
     const std::string& name = (*columns_)[j].measurement;
-    if (chunk->header.is_time_column() || chunk->header.measurement != name) {
-      return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk->header.offset, " is \"",
-                                              ToAbsl(chunk->header.measurement), "\", not column \"", name, "\""));
+    if (chunk.header.is_time_column() || chunk.header.measurement != name) {
+      return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", chunk.header.offset, " is \"",
+                                              ToAbsl(chunk.header.measurement), "\", not column \"", name, "\""));
     }
     // The chunk's values are decoded by its header's type; every consumer reads them by the
     // column's (a DOUBLE chunk under an INT64 column would be read as integers that are not there).
-    if (chunk->header.data_type != (*columns_)[j].data_type) {
-      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk->header.offset, ": column \"", name,
-                                              "\" is stored as ", ToAbsl(DataTypeName(chunk->header.data_type)),
+    if (chunk.header.data_type != (*columns_)[j].data_type) {
+      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk.header.offset, ": column \"", name,
+                                              "\" is stored as ", ToAbsl(DataTypeName(chunk.header.data_type)),
                                               ", its schema says ", ToAbsl(DataTypeName((*columns_)[j].data_type))));
     }
-    if (chunk->pages.empty()) continue;  // an empty value chunk: all null (§8.3)
-    if (chunk->pages.size() != time_chunk_.pages.size()) {
-      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk->header.offset, ": column \"", name,
-                                              "\" has ", chunk->pages.size(), " pages, its time chunk ",
+    if (chunk.pages.empty()) {  // an empty value chunk: all null (§8.3)
+      chunk.bytes = Buffer();
+      continue;
+    }
+    if (chunk.pages.size() != time_chunk_.pages.size()) {
+      return absl::DataLossError(absl::StrCat("corrupt chunk at offset ", chunk.header.offset, ": column \"", name,
+                                              "\" has ", chunk.pages.size(), " pages, its time chunk ",
                                               time_chunk_.pages.size()));
     }
-    value_chunks_[j] = *std::move(chunk);
+    value_chunks_[j] = &chunk;
   }
   group_loaded_ = true;
   return absl::OkStatus();
@@ -241,7 +266,7 @@ uint64_t AlignedDeviceReader::PageWorkBytes(size_t k) const {
   const uint64_t rows = PageRowCount(time_chunk_.pages[k], plan_->time_chunk->statistics);
   uint64_t bytes = uncompressed(time_chunk_, k) + rows * 8;
   for (size_t j = 0; j < value_chunks_.size(); ++j) {
-    if (!value_chunks_[j].has_value()) continue;
+    if (value_chunks_[j] == nullptr) continue;
     // Dense values, spread values and validity; binary values also as views and copied bytes.
     const DataType type = (*columns_)[j].data_type;
     const bool binary = type == DataType::kText || type == DataType::kString || type == DataType::kBlob;
@@ -267,7 +292,7 @@ absl::Status AlignedDeviceReader::ReservePageWork(size_t k) {
 
 absl::StatusOr<bool> AlignedDeviceReader::StartNextChunkGroup() {
   ReleaseChunks();
-  while (next_plan_ < plans_.size()) {
+  while (next_plan_ < plan_count_) {
     plan_ = &plans_[next_plan_++];
     TSREAD_ASSIGN_OR_RETURN(bool taken, FilterTakesChunkGroup(*plan_));
     if (taken) continue;
@@ -392,7 +417,7 @@ absl::Status AlignedDeviceReader::DecodeColumn(size_t j, size_t k, uint32_t rows
     if (column.size() != 0) column.Clear();
     return absl::OkStatus();
   }
-  if (!value_chunks_[j].has_value()) {
+  if (value_chunks_[j] == nullptr) {
     column.Resize(head);
     column.SetAllNull();
     return absl::OkStatus();

@@ -167,17 +167,22 @@ class AlignedDeviceReader {
   std::vector<uint8_t> decoded_;  // per column: decoded for the current page
   std::vector<uint8_t> keep_;     // per row of the current page: it satisfies the predicates
   ChunkHeaderReads header_reads_;  // chunk headers read to learn a FLOAT/DOUBLE chunk's encoding
-  std::vector<ChunkGroupPlan> plans_;
+  std::vector<ChunkGroupPlan> plans_;  // the first plan_count_ are the device's
+  size_t plan_count_ = 0;
   size_t next_plan_ = 0;
   const ChunkGroupPlan* plan_ = nullptr;
   // Chunks are read through one window for all devices this reader visits: a device's chunks
   // and the next device's usually lie next to each other in the data section.
   ReadAhead chunk_reads_;
   ChunkData time_chunk_;
-  std::vector<std::optional<ChunkData>> value_chunks_;
+  // Per column: its chunk of the loaded group in value_store_[j], nullptr when it has none (all
+  // null). The store keeps its objects' page lists from group to group (no allocation per chunk).
+  std::vector<ChunkData*> value_chunks_;
+  std::vector<ChunkData> value_store_;
   size_t next_page_ = 0;
   std::optional<int64_t> chunk_last_time_;  // the last time of the chunk's last decoded page
   bool group_loaded_ = false;  // plan_'s chunks are in time_chunk_ / value_chunks_
+  bool holds_chunks_ = false;  // a load began since the last ReleaseChunks (bytes may be held)
   MemoryHold memory_;
   uint64_t chunk_bytes_ = 0;  // accounted for the loaded chunks
   uint64_t page_bytes_ = 0;   // accounted for page buffers: the largest page work so far

@@ -42,15 +42,16 @@ std::optional<uint64_t> HeaderSizeForName(std::string_view head, uint64_t offset
 
 }  // namespace
 
-absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead,
-                                    MemoryHold* memory) {
+absl::Status LoadChunkInto(const TsFileReader& reader, int64_t offset, ReadAhead* ahead, MemoryHold* memory,
+                           ChunkData& chunk) {
+  chunk.bytes = Buffer();
+  chunk.pages.clear();
   const uint64_t data_end = reader.metadata().meta_offset;
   if (offset < static_cast<int64_t>(kHeadSize) || static_cast<uint64_t>(offset) >= data_end) {
     return absl::DataLossError(absl::StrCat("corrupt chunk offset ", offset, ": outside the data section [7, ",
                                             data_end, ")"));
   }
   const uint64_t at = static_cast<uint64_t>(offset);
-  ChunkData chunk;
   Buffer probe;
   absl::StatusOr<ChunkHeader> header = ReadHeaderAt(reader, at, data_end, kHeaderProbeSize, ahead, probe);
   if (!header.ok() && data_end - at > kHeaderProbeSize) {
@@ -67,17 +68,31 @@ absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, 
                                             chunk.header.data_size, " runs past the data section end ", data_end));
   }
   if (memory != nullptr) TSREAD_RETURN_IF_ERROR(memory->Grow(total));
-  TSREAD_ASSIGN_OR_RETURN(chunk.bytes, ReadData(reader, at, total, data_end, ahead));
-  // Re-read the header from the final bytes so that its measurement view points into them.
-  ByteStream in(chunk.bytes.bytes(), at);
-  TSREAD_ASSIGN_OR_RETURN(chunk.header, ReadChunkHeader(in));
-  while (!in.empty()) {
-    PageRef page;
-    TSREAD_ASSIGN_OR_RETURN(page.header,
-                            ReadPageHeader(in, chunk.header.data_type, chunk.header.has_page_statistics()));
-    TSREAD_ASSIGN_OR_RETURN(page.body, in.ReadBytes(page.header.compressed_size, "page body"));
-    chunk.pages.push_back(std::move(page));
+  if (total <= probe.size()) {
+    // A small chunk (tens of rows: IoTDB's flushes write many) is all in the probe, and its
+    // header, parsed there, already views the bytes kept.
+    probe.KeepPrefix(total);
+    chunk.bytes = std::move(probe);
+  } else {
+    TSREAD_ASSIGN_OR_RETURN(chunk.bytes, ReadData(reader, at, total, data_end, ahead));
+    // Re-read the header from the final bytes so that its measurement view points into them.
+    ByteStream again(chunk.bytes.bytes(), at);
+    TSREAD_ASSIGN_OR_RETURN(chunk.header, ReadChunkHeader(again));
   }
+  ByteStream in(chunk.bytes.bytes().substr(chunk.header.header_size), at + chunk.header.header_size);
+  while (!in.empty()) {
+    PageRef& page = chunk.pages.emplace_back();
+    TSREAD_RETURN_IF_ERROR(
+        ReadPageHeaderInto(in, chunk.header.data_type, chunk.header.has_page_statistics(), page.header));
+    TSREAD_ASSIGN_OR_RETURN(page.body, in.ReadBytes(page.header.compressed_size, "page body"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead,
+                                    MemoryHold* memory) {
+  ChunkData chunk;
+  TSREAD_RETURN_IF_ERROR(LoadChunkInto(reader, offset, ahead, memory, chunk));
   return chunk;
 }
 

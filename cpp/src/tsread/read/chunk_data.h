@@ -35,6 +35,10 @@ struct ChunkData {
 // and its errors (including the busy status) are returned as they are.
 absl::StatusOr<ChunkData> LoadChunk(const TsFileReader& reader, int64_t offset, ReadAhead* ahead = nullptr,
                                     MemoryHold* memory = nullptr);
+// LoadChunk into `chunk`, whose page list keeps its capacity: a reader that loads many chunks into
+// the same objects allocates nothing per chunk. After an error `chunk` holds no chunk to use.
+absl::Status LoadChunkInto(const TsFileReader& reader, int64_t offset, ReadAhead* ahead, MemoryHold* memory,
+                           ChunkData& chunk);
 
 }  // namespace tsread
 

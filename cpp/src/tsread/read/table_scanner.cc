@@ -156,35 +156,38 @@ bool TableScanner::IsProjected(const TimeseriesMetadata& series) const {
 }
 
 absl::Status TableScanner::ComputeDeviceSizes() const {
-  std::vector<int64_t> chunk_offsets;  // every chunk of the planned devices, for chunk sizes
-  std::vector<std::vector<int64_t>> projected_chunks(devices_.size());
+  // Every chunk of the planned devices (for chunk sizes), with its device when projected.
+  constexpr uint32_t kNotProjected = UINT32_MAX;
+  struct Chunk {
+    int64_t offset;
+    uint32_t device;
+  };
+  std::vector<Chunk> chunks;
   sizes_.assign(devices_.size(), DeviceSize{});
   // Devices are planned in index order, so their series metadata lie in file order: one read per
   // window instead of a read (a system call) per device.
   ReadAhead index_reads;
+  std::vector<TimeseriesMetadata> series;  // parsed in place device after device
   for (size_t d = 0; d < devices_.size(); ++d) {
-    TSREAD_RETURN_IF_ERROR(reader_->ForEachTimeseries(devices_[d].location, [&](TimeseriesMetadata&& tsm) {
-      const bool projected = IsProjected(tsm);
-      for (const ChunkMetadata& chunk : tsm.chunks) {
-        chunk_offsets.push_back(chunk.offset);
-        if (projected) projected_chunks[d].push_back(chunk.offset);
-      }
+    TSREAD_RETURN_IF_ERROR(reader_->ReadTimeseriesInto(devices_[d].location, series, &index_reads));
+    for (const TimeseriesMetadata& tsm : series) {
+      const uint32_t device = IsProjected(tsm) ? static_cast<uint32_t>(d) : kNotProjected;
+      for (const ChunkMetadata& chunk : tsm.chunks) chunks.push_back(Chunk{chunk.offset, device});
       if (tsm.is_time_column() && !tsm.statistics.empty()) {
         sizes_[d].rows = tsm.statistics.count;
         sizes_[d].min_time = tsm.statistics.start_time;
         sizes_[d].max_time = tsm.statistics.end_time;
       }
-      return absl::OkStatus();
-    }, &index_reads));
-  }
-  std::sort(chunk_offsets.begin(), chunk_offsets.end());
-  // A chunk's size: up to the next chunk (or the data section's end), in file order.
-  for (size_t d = 0; d < devices_.size(); ++d) {
-    for (int64_t offset : projected_chunks[d]) {
-      auto next = std::upper_bound(chunk_offsets.begin(), chunk_offsets.end(), offset);
-      const int64_t end = next == chunk_offsets.end() ? static_cast<int64_t>(reader_->metadata().meta_offset) : *next;
-      sizes_[d].bytes += static_cast<uint64_t>(end - offset);
     }
+  }
+  // A chunk's size: up to the next chunk (or the data section's end), in file order. Writers put
+  // chunks in index order, so the list is mostly sorted already.
+  const auto by_offset = [](const Chunk& a, const Chunk& b) { return a.offset < b.offset; };
+  if (!std::is_sorted(chunks.begin(), chunks.end(), by_offset)) std::sort(chunks.begin(), chunks.end(), by_offset);
+  int64_t next = static_cast<int64_t>(reader_->metadata().meta_offset);  // the next greater offset
+  for (size_t i = chunks.size(); i-- > 0;) {
+    if (i + 1 < chunks.size() && chunks[i + 1].offset > chunks[i].offset) next = chunks[i + 1].offset;
+    if (chunks[i].device != kNotProjected) sizes_[chunks[i].device].bytes += static_cast<uint64_t>(next - chunks[i].offset);
   }
   return absl::OkStatus();
 }
@@ -200,6 +203,25 @@ absl::StatusOr<uint64_t> TableScanner::planned_rows() const {
   uint64_t rows = 0;
   for (const DeviceSize& size : *sizes) rows += size.rows;
   return rows;
+}
+
+absl::StatusOr<ScanSplit> TableScanner::WholeSplit() const {
+  ScanSplit whole{0, devices_.size(), 0};
+  const TsFileReader::MeasurementFilter time_column = [](std::string_view measurement) { return measurement.empty(); };
+  ReadAhead index_reads;
+  std::vector<TimeseriesMetadata> series;
+  for (const PlannedDevice& device : devices_) {
+    TSREAD_RETURN_IF_ERROR(reader_->ReadTimeseriesInto(device.location, series, &index_reads, &time_column));
+    for (const TimeseriesMetadata& tsm : series) {
+      if (!tsm.is_time_column() || tsm.statistics.empty()) continue;
+      DeviceSize size;
+      size.rows = tsm.statistics.count;
+      size.min_time = tsm.statistics.start_time;
+      size.max_time = tsm.statistics.end_time;
+      AddDeviceRows(size, whole);
+    }
+  }
+  return whole;
 }
 
 void TableScanner::AddDeviceRows(const DeviceSize& size, ScanSplit& split) {
@@ -337,19 +359,15 @@ void TableScanner::Cursor::MoveTo(const TableScanner& scanner) {
 }
 
 absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
-  series_->clear();
-  // Only the projected series are decoded (the time column "" and the stored columns).
+  // Only the projected series are decoded (the time column "" and the stored columns), into the
+  // objects of the previous device's (no allocation per device).
   const TsFileReader::MeasurementFilter wanted = [this](std::string_view measurement) {
     return measurement.empty() || std::any_of(scanner_->columns_.begin(), scanner_->columns_.end(),
                                               [&](const AlignedColumn& c) { return c.stored && c.measurement == measurement; });
   };
-  TSREAD_RETURN_IF_ERROR(scanner_->reader_->ForEachTimeseries(
-      device.location,
-      [&](TimeseriesMetadata&& tsm) {
-        if (scanner_->IsProjected(tsm)) series_->push_back(std::move(tsm));
-        return absl::OkStatus();
-      },
-      &index_reads_, &wanted));
+  TSREAD_RETURN_IF_ERROR(scanner_->reader_->ReadTimeseriesInto(device.location, *series_, &index_reads_, &wanted));
+  // A series named "" that is not a time column (a corrupt file) is no projected column either.
+  std::erase_if(*series_, [](const TimeseriesMetadata& tsm) { return tsm.measurement.empty() && !tsm.is_time_column(); });
   batch_.device = &device.id;
   batch_.projection = &scanner_->projection_;
   batch_.file = &scanner_->reader_->file().name();

@@ -117,6 +117,10 @@ class TableScanner {
   // (once; thread-safe).
   absl::StatusOr<uint64_t> planned_rows() const;
 
+  // Every planned device as one split, with its rows and time range as Splits(1) gives them but
+  // bytes left 0: only each device's time column metadata is decoded (the other series are
+  // skipped by their sizes), a fraction of Splits' work on devices of few rows. Not cached.
+  absl::StatusOr<ScanSplit> WholeSplit() const;
   // Up to `max_splits` splits of roughly equal bytes covering every planned device in order.
   absl::StatusOr<std::vector<ScanSplit>> Splits(size_t max_splits) const;
   // Up to `max_splits` splits of about equal device counts (bytes left 0), without reading any

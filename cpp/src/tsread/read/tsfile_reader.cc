@@ -189,9 +189,9 @@ absl::StatusOr<std::optional<DeviceLocation>> TsFileReader::FindDevice(std::stri
                                           kMaxIndexDepth, " levels"));
 }
 
-absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int depth,
-                                               const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
-                                               ReadAhead* ahead, const MeasurementFilter* wanted) const {
+absl::Status TsFileReader::ForEachSeriesRun(int64_t offset, int64_t end, int depth,
+                                            absl::FunctionRef<absl::Status(ByteStream&)> run,
+                                            ReadAhead* ahead) const {
   if (depth >= kMaxIndexDepth) {
     return absl::DataLossError(absl::StrCat("corrupt measurement index at offset ", offset, ": deeper than ",
                                             kMaxIndexDepth, " levels"));
@@ -201,23 +201,13 @@ absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int 
   TSREAD_RETURN_IF_ERROR(ReadMeasurementNode(offset, end, bytes, node, ahead));
   for (size_t i = 0; i < node.entries.size(); ++i) {
     if (node.type == MetaIndexNodeType::kInternalMeasurement) {
-      TSREAD_RETURN_IF_ERROR(WalkMeasurementNode(node.entries[i].offset, node.end_of(i), depth + 1, fn, ahead, wanted));
+      TSREAD_RETURN_IF_ERROR(ForEachSeriesRun(node.entries[i].offset, node.end_of(i), depth + 1, run, ahead));
       continue;
     }
-    TSREAD_ASSIGN_OR_RETURN(Buffer run,
+    TSREAD_ASSIGN_OR_RETURN(Buffer bytes_of_run,
                             ReadRange(node.entries[i].offset, node.end_of(i), "timeseries metadata", ahead));
-    ByteStream in(run.bytes(), static_cast<uint64_t>(node.entries[i].offset));
-    while (!in.empty()) {
-      if (wanted != nullptr) {
-        // Skip a series not wanted by its sizes (§6.4); decode a wanted one from its start.
-        const ByteStream at = in;
-        TSREAD_ASSIGN_OR_RETURN(std::string_view name, ReadTimeseriesMeasurementAndSkip(in));
-        if (!(*wanted)(name)) continue;
-        in = at;
-      }
-      TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(in, metadata_.meta_offset));
-      TSREAD_RETURN_IF_ERROR(fn(std::move(tsm)));
-    }
+    ByteStream in(bytes_of_run.bytes(), static_cast<uint64_t>(node.entries[i].offset));
+    TSREAD_RETURN_IF_ERROR(run(in));
   }
   return absl::OkStatus();
 }
@@ -225,19 +215,48 @@ absl::Status TsFileReader::WalkMeasurementNode(int64_t offset, int64_t end, int 
 absl::Status TsFileReader::ForEachTimeseries(const DeviceLocation& device,
                                              const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
                                              ReadAhead* ahead, const MeasurementFilter* wanted) const {
-  return WalkMeasurementNode(device.measurement_root_offset, device.measurement_root_end, 0, fn, ahead, wanted);
+  const auto parse_run = [&](ByteStream& in) -> absl::Status {
+    while (!in.empty()) {
+      // A series not wanted is skipped by its sizes (§6.4), a wanted one read on from its name.
+      TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+      if (wanted != nullptr && !(*wanted)(prefix.measurement)) {
+        TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
+        continue;
+      }
+      TimeseriesMetadata tsm;
+      TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, metadata_.meta_offset, prefix, tsm));
+      TSREAD_RETURN_IF_ERROR(fn(std::move(tsm)));
+    }
+    return absl::OkStatus();
+  };
+  return ForEachSeriesRun(device.measurement_root_offset, device.measurement_root_end, 0, parse_run, ahead);
+}
+
+absl::Status TsFileReader::ReadTimeseriesInto(const DeviceLocation& device, std::vector<TimeseriesMetadata>& out,
+                                              ReadAhead* ahead, const MeasurementFilter* wanted) const {
+  size_t count = 0;
+  const auto parse_run = [&](ByteStream& in) -> absl::Status {
+    while (!in.empty()) {
+      TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+      if (wanted != nullptr && !(*wanted)(prefix.measurement)) {
+        TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
+        continue;
+      }
+      if (count == out.size()) out.emplace_back();
+      TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, metadata_.meta_offset, prefix, out[count++]));
+    }
+    return absl::OkStatus();
+  };
+  absl::Status status =
+      ForEachSeriesRun(device.measurement_root_offset, device.measurement_root_end, 0, parse_run, ahead);
+  out.resize(status.ok() ? count : 0);
+  return status;
 }
 
 absl::StatusOr<std::vector<TimeseriesMetadata>> TsFileReader::ReadTimeseries(const DeviceLocation& device,
                                                                              ReadAhead* ahead) const {
   std::vector<TimeseriesMetadata> all;
-  TSREAD_RETURN_IF_ERROR(ForEachTimeseries(
-      device,
-      [&](TimeseriesMetadata&& tsm) {
-        all.push_back(std::move(tsm));
-        return absl::OkStatus();
-      },
-      ahead));
+  TSREAD_RETURN_IF_ERROR(ReadTimeseriesInto(device, all, ahead));
   return all;
 }
 

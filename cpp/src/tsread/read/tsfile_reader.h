@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "tsread/format/device_id.h"
 #include "tsread/format/file_layout.h"
@@ -80,6 +81,12 @@ class TsFileReader {
   absl::Status ForEachTimeseries(const DeviceLocation& device,
                                  const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
                                  ReadAhead* ahead = nullptr, const MeasurementFilter* wanted = nullptr) const;
+  // The series of a device that `wanted` accepts (null: all), in index order, into `out`: it is
+  // resized to their number and its elements are parsed in place, keeping their capacity, so a
+  // reader that visits many devices with one vector allocates nothing once it has grown (on small
+  // chunks, a device's metadata costs as much to parse as its rows to decode). Empty on an error.
+  absl::Status ReadTimeseriesInto(const DeviceLocation& device, std::vector<TimeseriesMetadata>& out,
+                                  ReadAhead* ahead = nullptr, const MeasurementFilter* wanted = nullptr) const;
   // One series of a device by measurement name (binary search down its measurement index).
   absl::StatusOr<std::optional<TimeseriesMetadata>> FindTimeseries(const DeviceLocation& device,
                                                                    std::string_view measurement,
@@ -123,9 +130,10 @@ class TsFileReader {
   absl::StatusOr<Buffer> ReadRange(int64_t offset, int64_t end, const char* what, ReadAhead* ahead = nullptr) const;
   absl::Status ReadMeasurementNode(int64_t offset, int64_t end, Buffer& bytes, MeasurementIndexNode& node,
                                    ReadAhead* ahead = nullptr) const;
-  absl::Status WalkMeasurementNode(int64_t offset, int64_t end, int depth,
-                                   const std::function<absl::Status(TimeseriesMetadata&&)>& fn, ReadAhead* ahead,
-                                   const MeasurementFilter* wanted) const;
+  // Calls `run` with a stream over each run of TimeseriesMetadata below the measurement index node
+  // at [offset, end) (§6.4), in index order.
+  absl::Status ForEachSeriesRun(int64_t offset, int64_t end, int depth,
+                                absl::FunctionRef<absl::Status(ByteStream&)> run, ReadAhead* ahead) const;
 
   std::unique_ptr<RandomAccessFile> file_;
   FileLayout layout_;
