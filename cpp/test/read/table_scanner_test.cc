@@ -30,6 +30,13 @@ std::unique_ptr<TsFileReader> Open(const std::string& stem) {
   return reader.ok() ? std::move(*reader) : nullptr;
 }
 
+// A scanner of every column of `table`.
+absl::StatusOr<std::unique_ptr<TableScanner>> AllColumns(const TsFileReader& reader, const std::string& table) {
+  ScanOptions options;
+  options.table = table;
+  return TableScanner::Create(reader, options);
+}
+
 std::vector<std::string> RowsOfTableReader(const TsFileReader& reader, const std::string& table) {
   std::vector<std::string> rows;
   absl::StatusOr<std::unique_ptr<TableReader>> r = TableReader::Create(reader, table, {});
@@ -92,9 +99,7 @@ TEST_P(ScannerFixtureTest, WholeSplitAnnouncesTheRowsAndTimesOfTheScan) {
   const auto& [stem, table] = GetParam();
   std::unique_ptr<TsFileReader> reader = Open(stem);
   ASSERT_NE(reader, nullptr);
-  ScanOptions options;
-  options.table = table;
-  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = AllColumns(*reader, table);
   ASSERT_TRUE(scanner.ok());
   absl::StatusOr<ScanSplit> whole = (*scanner)->WholeSplit();
   ASSERT_TRUE(whole.ok()) << whole.status();
@@ -125,9 +130,7 @@ TEST_P(ScannerFixtureTest, SplitsCoverEveryDeviceOnceAndConcatenateToTheFullScan
   const auto& [stem, table] = GetParam();
   std::unique_ptr<TsFileReader> reader = Open(stem);
   ASSERT_NE(reader, nullptr);
-  ScanOptions options;
-  options.table = table;
-  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+  absl::StatusOr<std::unique_ptr<TableScanner>> scanner = AllColumns(*reader, table);
   ASSERT_TRUE(scanner.ok());
   const std::vector<std::string> expected = RowsOfScan(**scanner, 1);
   for (size_t max_splits : {size_t{1}, size_t{3}, size_t{64}}) {

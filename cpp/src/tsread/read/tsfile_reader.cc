@@ -44,6 +44,23 @@ absl::Status WithUnsealedHint(const absl::Status& status, const RandomAccessFile
                                           "(tsread::SalvageDataSection) recovers its complete chunk groups"));
 }
 
+// Parses the series of a run of TimeseriesMetadata (§6.4) that `wanted` accepts (null: all), each
+// into the object slot() gives, then calls filled(); the others are skipped by their sizes.
+template <typename Slot, typename Filled>
+absl::Status ParseSeriesRun(ByteStream& in, uint64_t data_end, const TsFileReader::MeasurementFilter* wanted,
+                            const Slot& slot, const Filled& filled) {
+  while (!in.empty()) {
+    TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+    if (wanted != nullptr && !(*wanted)(prefix.measurement)) {
+      TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
+      continue;
+    }
+    TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, data_end, prefix, slot()));
+    TSREAD_RETURN_IF_ERROR(filled());
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TsFileReader>> TsFileReader::Open(const std::string& path, FileAccess access) {
@@ -215,40 +232,28 @@ absl::Status TsFileReader::ForEachSeriesRun(int64_t offset, int64_t end, int dep
 absl::Status TsFileReader::ForEachTimeseries(const DeviceLocation& device,
                                              const std::function<absl::Status(TimeseriesMetadata&&)>& fn,
                                              ReadAhead* ahead, const MeasurementFilter* wanted) const {
-  const auto parse_run = [&](ByteStream& in) -> absl::Status {
-    while (!in.empty()) {
-      // A series not wanted is skipped by its sizes (§6.4), a wanted one read on from its name.
-      TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
-      if (wanted != nullptr && !(*wanted)(prefix.measurement)) {
-        TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
-        continue;
-      }
-      TimeseriesMetadata tsm;
-      TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, metadata_.meta_offset, prefix, tsm));
-      TSREAD_RETURN_IF_ERROR(fn(std::move(tsm)));
-    }
-    return absl::OkStatus();
-  };
-  return ForEachSeriesRun(device.measurement_root_offset, device.measurement_root_end, 0, parse_run, ahead);
+  TimeseriesMetadata tsm;
+  const auto fresh = [&]() -> TimeseriesMetadata& { return tsm = TimeseriesMetadata{}; };
+  const auto hand_over = [&] { return fn(std::move(tsm)); };
+  return ForEachSeriesRun(
+      device.measurement_root_offset, device.measurement_root_end, 0,
+      [&](ByteStream& in) { return ParseSeriesRun(in, metadata_.meta_offset, wanted, fresh, hand_over); }, ahead);
 }
 
 absl::Status TsFileReader::ReadTimeseriesInto(const DeviceLocation& device, std::vector<TimeseriesMetadata>& out,
                                               ReadAhead* ahead, const MeasurementFilter* wanted) const {
   size_t count = 0;
-  const auto parse_run = [&](ByteStream& in) -> absl::Status {
-    while (!in.empty()) {
-      TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
-      if (wanted != nullptr && !(*wanted)(prefix.measurement)) {
-        TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
-        continue;
-      }
-      if (count == out.size()) out.emplace_back();
-      TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, metadata_.meta_offset, prefix, out[count++]));
-    }
+  const auto next = [&]() -> TimeseriesMetadata& {
+    if (count == out.size()) out.emplace_back();
+    return out[count];
+  };
+  const auto counted = [&] {
+    ++count;
     return absl::OkStatus();
   };
-  absl::Status status =
-      ForEachSeriesRun(device.measurement_root_offset, device.measurement_root_end, 0, parse_run, ahead);
+  absl::Status status = ForEachSeriesRun(
+      device.measurement_root_offset, device.measurement_root_end, 0,
+      [&](ByteStream& in) { return ParseSeriesRun(in, metadata_.meta_offset, wanted, next, counted); }, ahead);
   out.resize(status.ok() ? count : 0);
   return status;
 }
