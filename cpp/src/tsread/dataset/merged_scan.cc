@@ -48,22 +48,15 @@ std::optional<std::pair<int64_t, int64_t>> TimeSpan(const std::vector<Timeseries
   return span;
 }
 
-// A device's series in a file: all of them, or only its time column ("") and — for a
-// non-aligned device, which has none — its series.
-absl::StatusOr<std::vector<TimeseriesMetadata>> SeriesOf(const TsFileReader& reader, const DeviceLocation& location,
-                                                         bool all, ReadAhead& ahead) {
-  if (all) return reader.ReadTimeseries(location, &ahead);
-  std::vector<TimeseriesMetadata> out;
+// A device's series in a file into `out` (its objects reused): all of them, or only its time
+// column ("") and — for a non-aligned device, which has none — its series.
+absl::Status SeriesOf(const TsFileReader& reader, const DeviceLocation& location, bool all, ReadAhead& ahead,
+                      std::vector<TimeseriesMetadata>& out) {
+  if (all) return reader.ReadTimeseriesInto(location, out, &ahead);
   const TsFileReader::MeasurementFilter time_only = [](std::string_view measurement) { return measurement.empty(); };
-  TSREAD_RETURN_IF_ERROR(reader.ForEachTimeseries(
-      location,
-      [&](TimeseriesMetadata&& s) {
-        out.push_back(std::move(s));
-        return absl::OkStatus();
-      },
-      &ahead, &time_only));
-  if (out.empty()) return reader.ReadTimeseries(location, &ahead);  // no time column: a non-aligned device
-  return out;
+  TSREAD_RETURN_IF_ERROR(reader.ReadTimeseriesInto(location, out, &ahead, &time_only));
+  if (out.empty()) return reader.ReadTimeseriesInto(location, out, &ahead);  // no time column: a non-aligned device
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -342,17 +335,19 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
     const PlannedDevice& device = read.plan->scanner->planned_device(e.device);
     // A file with deletions: every series (the mask names columns); else the time column alone,
     // the others skipped unparsed.
-    absl::StatusOr<std::vector<TimeseriesMetadata>> series = SeriesOf(*read.plan->reader, device.location, read.masked,
-                                                                      read.metadata);
-    if (!series.ok()) return WithFileName(series.status(), dataset.files()[read.file].path);
+    std::vector<TimeseriesMetadata>& series = series_;
+    if (absl::Status read_series = SeriesOf(*read.plan->reader, device.location, read.masked, read.metadata, series);
+        !read_series.ok()) {
+      return WithFileName(read_series, dataset.files()[read.file].path);
+    }
     if (read.masked && scanner_->mask_) {
-      absl::StatusOr<SourceMask> mask = scanner_->mask_(read.file, device.id, *series, read_columns);
+      absl::StatusOr<SourceMask> mask = scanner_->mask_(read.file, device.id, series, read_columns);
       if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[read.file].path);
       plan.masks[k - first] = std::move(*mask);
     }
-    stream = stream && plan.masks[k - first].empty() && TimeChunksIncrease(*series);
+    stream = stream && plan.masks[k - first].empty() && TimeChunksIncrease(series);
     if (stream && sources > 1) {
-      const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(*series);
+      const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(series);
       if (span.has_value()) {
         spans.emplace_back(span->first, k);
         ranges.push_back(*span);

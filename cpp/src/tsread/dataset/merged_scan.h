@@ -155,6 +155,7 @@ class MergedScanner {
     // kStream: the sources still to stream, in time order (front first): (rank, device).
     std::vector<std::pair<size_t, size_t>> stream_;
     size_t stream_next_ = 0;
+    std::vector<TimeseriesMetadata> series_;  // a source's series while a device is planned (objects reused)
     std::vector<SourceRows> runs_;  // a merged device's runs (buffers kept from device to device)
     SourceRows merged_;
     MergeScratch scratch_;
