@@ -69,10 +69,4 @@ absl::StatusOr<TimeseriesMetadata> ReadTimeseriesMetadata(ByteStream& in, uint64
   return tsm;
 }
 
-absl::StatusOr<std::string_view> ReadTimeseriesMeasurementAndSkip(ByteStream& in) {
-  TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
-  TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
-  return prefix.measurement;
-}
-
 }  // namespace tsread

@@ -50,10 +50,6 @@ absl::Status SkipTimeseriesRest(ByteStream& in, const TimeseriesPrefix& prefix);
 // `data_end` (the SEPARATOR offset), so a chunk can only point into the data section.
 absl::StatusOr<TimeseriesMetadata> ReadTimeseriesMetadata(ByteStream& in, uint64_t data_end);
 
-// Reads only the measurement name of the TimeseriesMetadata at the stream's position and skips
-// the rest (used to find one series in a run without decoding the others' chunk lists).
-absl::StatusOr<std::string_view> ReadTimeseriesMeasurementAndSkip(ByteStream& in);
-
 }  // namespace tsread
 
 #endif  // TSREAD_FORMAT_TIMESERIES_METADATA_H_

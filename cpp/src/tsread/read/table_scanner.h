@@ -270,6 +270,8 @@ class TableScanner {
   absl::Status ComputeDeviceSizes() const;
   // Adds a device's rows and time range to the split's.
   static void AddDeviceRows(const DeviceSize& size, ScanSplit& split);
+  // A device's rows and time range from its time column's statistics (none when they are empty).
+  static DeviceSize RowsOfTimeColumn(const TimeseriesMetadata& time);
   // The workspace's cursors for `threads` decoding threads, moved onto this scanner (made on first
   // use); each is Restart()ed onto its splits.
   std::vector<Cursor*> WorkspaceCursors(Workspace& workspace, int threads) const;

@@ -10,6 +10,15 @@
 
 namespace tsread {
 
+TableScanner::DeviceSize TableScanner::RowsOfTimeColumn(const TimeseriesMetadata& time) {
+  DeviceSize size;
+  if (time.statistics.empty()) return size;
+  size.rows = time.statistics.count;
+  size.min_time = time.statistics.start_time;
+  size.max_time = time.statistics.end_time;
+  return size;
+}
+
 absl::Status TableScanner::ComputeDeviceSizes() const {
   // Every chunk of the planned devices (for chunk sizes), with its device when projected.
   constexpr uint32_t kNotProjected = UINT32_MAX;
@@ -28,11 +37,7 @@ absl::Status TableScanner::ComputeDeviceSizes() const {
     for (const TimeseriesMetadata& tsm : series) {
       const uint32_t device = IsProjected(tsm) ? static_cast<uint32_t>(d) : kNotProjected;
       for (const ChunkMetadata& chunk : tsm.chunks) chunks.push_back(Chunk{chunk.offset, device});
-      if (tsm.is_time_column() && !tsm.statistics.empty()) {
-        sizes_[d].rows = tsm.statistics.count;
-        sizes_[d].min_time = tsm.statistics.start_time;
-        sizes_[d].max_time = tsm.statistics.end_time;
-      }
+      if (tsm.is_time_column() && !tsm.statistics.empty()) sizes_[d] = RowsOfTimeColumn(tsm);  // bytes: below
     }
   }
   // A chunk's size: up to the next chunk (or the data section's end), in file order. Writers put
@@ -68,12 +73,7 @@ absl::StatusOr<ScanSplit> TableScanner::WholeSplit() const {
   for (const PlannedDevice& device : devices_) {
     TSREAD_RETURN_IF_ERROR(reader_->ReadTimeseriesInto(device.location, series, &index_reads, &time_column));
     for (const TimeseriesMetadata& tsm : series) {
-      if (!tsm.is_time_column() || tsm.statistics.empty()) continue;
-      DeviceSize size;
-      size.rows = tsm.statistics.count;
-      size.min_time = tsm.statistics.start_time;
-      size.max_time = tsm.statistics.end_time;
-      AddDeviceRows(size, whole);
+      if (tsm.is_time_column()) AddDeviceRows(RowsOfTimeColumn(tsm), whole);
     }
   }
   return whole;

@@ -284,12 +284,14 @@ absl::StatusOr<std::optional<TimeseriesMetadata>> TsFileReader::FindTimeseries(c
     TSREAD_ASSIGN_OR_RETURN(Buffer run, ReadRange(offset, end, "timeseries metadata", ahead));
     ByteStream in(run.bytes(), static_cast<uint64_t>(offset));
     while (!in.empty()) {
-      ByteStream at = in;
-      TSREAD_ASSIGN_OR_RETURN(std::string_view name, ReadTimeseriesMeasurementAndSkip(in));
-      if (name == measurement) {
-        TSREAD_ASSIGN_OR_RETURN(TimeseriesMetadata tsm, ReadTimeseriesMetadata(at, metadata_.meta_offset));
-        return std::optional<TimeseriesMetadata>(std::move(tsm));
+      TSREAD_ASSIGN_OR_RETURN(TimeseriesPrefix prefix, ReadTimeseriesPrefix(in));
+      if (prefix.measurement != measurement) {
+        TSREAD_RETURN_IF_ERROR(SkipTimeseriesRest(in, prefix));
+        continue;
       }
+      TimeseriesMetadata tsm;
+      TSREAD_RETURN_IF_ERROR(ReadTimeseriesRest(in, metadata_.meta_offset, prefix, tsm));
+      return std::optional<TimeseriesMetadata>(std::move(tsm));
     }
     return std::optional<TimeseriesMetadata>();
   }
