@@ -74,10 +74,48 @@ build_examples() {
   fi
 }
 
+# c_abi_consumer PREFIX KIND: the C ABI from the package in PREFIX, as a C program uses it: the
+# header compiles as C99 with -pedantic, and examples/arrow_to_duckdb (a plain C program, built with
+# `pkg-config tsread_c` only) scans every table fixture and the IoTDB data directory into DuckDB
+# through duckdb_arrow_scan, its rows compared there with the reference CSVs.
+c_abi_consumer() {
+  local prefix=$PWD/$1 kind=$2 out=build/examples-$2/c
+  local duckdb=${TSREAD_DUCKDB_CACHE:-$HOME/.cache/tsread/npm}/node_modules
+  local duckdb_include=$duckdb/duckdb/src/duckdb/src/include duckdb_lib=$duckdb/@duckdb/node-bindings-linux-x64
+  local pc=(env PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name tsread_c.pc)")" pkg-config)
+  local flags
+  flags="$("${pc[@]}" --cflags --libs tsread_c) -Wl,-rpath,$("${pc[@]}" --variable=libdir tsread_c)"
+  mkdir -p "$out"
+  # shellcheck disable=SC2086
+  printf '#include <tsread/tsread.h>\nint main(void) { return tsread_version()[0] == 0; }\n' |
+    cc -std=c99 -pedantic -Wall -Wextra -Werror -x c - -o "$out/version" $flags
+  "$out/version"
+  if [[ ! -f $duckdb_include/duckdb.h || ! -f $duckdb_lib/libduckdb.so ]]; then
+    echo "  $kind package: C ABI links; DuckDB not in the npm cache (tools/setup.sh): arrow_to_duckdb skipped"
+    return
+  fi
+  # shellcheck disable=SC2086
+  cc -std=c99 -O2 -Wall -Wextra -Werror examples/arrow_to_duckdb/arrow_to_duckdb.c -o "$out/arrow_to_duckdb" $flags \
+    -I"$duckdb_include" -L"$duckdb_lib" -lduckdb -Wl,-rpath,"$duckdb_lib"
+  local fixtures csv name stem checked=0
+  fixtures=$(realpath "${TSREAD_FIXTURES:-../shared/fixtures}")
+  for csv in "$fixtures"/table_*.csv; do
+    name=$(basename "$csv" .csv)
+    stem=${name%.*}
+    "$out/arrow_to_duckdb" "${name##*.}" "$csv" "$fixtures/$stem.tsfile" >/dev/null ||
+      { echo "package_test: $kind package: arrow_to_duckdb: $name differs from its CSV" >&2; exit 1; }
+    checked=$((checked + 1))
+  done
+  "$out/arrow_to_duckdb" --any-order t "$fixtures/iotdb_datadir/expected/t.csv" "$fixtures/iotdb_datadir" >/dev/null ||
+    { echo "package_test: $kind package: arrow_to_duckdb: IoTDB data differs from expected/t.csv" >&2; exit 1; }
+  echo "  $kind package: C ABI: $checked fixture tables and IoTDB data through duckdb_arrow_scan equal their CSVs"
+}
+
 rm -rf build/install-static
 cmake --install build/release --prefix build/install-static >/dev/null
 build/install-static/bin/tsread info "$file" >/dev/null
 build_examples build/install-static static
+c_abi_consumer build/install-static static
 
 if ((static_only == 0)); then
   tools/build.sh shared >/dev/null
@@ -95,5 +133,6 @@ if ((static_only == 0)); then
   build/install-shared/bin/tsread info "$file" >/dev/null
   echo "  shared package: the installed CLI runs after moving the prefix"
   build_examples build/install-shared shared
+  c_abi_consumer build/install-shared shared
 fi
 echo "package_test: ok"

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -34,17 +35,25 @@ struct StreamPrivate {
 int StreamError(StreamPrivate* priv, const absl::Status& status) {
   priv->last_error = std::string(status.message());
   priv->failed = true;
-  return status.code() == absl::StatusCode::kInvalidArgument ? EINVAL : EIO;
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument: return EINVAL;
+    case absl::StatusCode::kResourceExhausted: return ENOMEM;
+    default: return EIO;
+  }
 }
 
 int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
   auto* priv = static_cast<StreamPrivate*>(stream->private_data);
-  BuildSchema(*priv->projection, priv->options, out);
+  try {
+    BuildSchema(*priv->projection, priv->options, out);
+  } catch (const std::bad_alloc&) {
+    priv->last_error = "out of memory while building the schema";
+    return ENOMEM;
+  }
   return 0;
 }
 
-int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
-  auto* priv = static_cast<StreamPrivate*>(stream->private_data);
+int NextArray(StreamPrivate* priv, ArrowArray* out) {
   if (priv->failed) return EIO;
   absl::StatusOr<TableBatch*> batch = priv->next();
   if (!batch.ok()) return StreamError(priv, batch.status());
@@ -59,6 +68,16 @@ int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
     return StreamError(priv, status);
   }
   return 0;
+}
+
+// The callbacks are called from C and other languages: nothing may unwind through them.
+int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
+  auto* priv = static_cast<StreamPrivate*>(stream->private_data);
+  try {
+    return NextArray(priv, out);
+  } catch (const std::bad_alloc&) {
+    return StreamError(priv, absl::ResourceExhaustedError("out of memory while building a batch"));
+  }
 }
 
 const char* GetLastError(ArrowArrayStream* stream) {
@@ -107,6 +126,21 @@ absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shar
   priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<DatasetScanner::Cursor>, std::shared_ptr<const DatasetScanner>,
                                                  std::shared_ptr<const Dataset>>>(cursor, std::move(scanner),
                                                                                  std::move(dataset));
+  priv->options = options;
+  FillStream(std::move(priv), out);
+  return absl::OkStatus();
+}
+
+absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_ptr<const MergedScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out) {
+  TSREAD_ASSIGN_OR_RETURN(MergedScanner::Cursor cursor, scanner->OpenCursor());
+  auto priv = std::make_unique<StreamPrivate>();
+  priv->projection = &scanner->projection();
+  auto shared_cursor = std::make_shared<MergedScanner::Cursor>(std::move(cursor));
+  priv->next = [shared_cursor] { return shared_cursor->Next(); };
+  priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<MergedScanner::Cursor>, std::shared_ptr<const MergedScanner>,
+                                                 std::shared_ptr<const void>>>(shared_cursor, std::move(scanner),
+                                                                              std::move(owner));
   priv->options = options;
   FillStream(std::move(priv), out);
   return absl::OkStatus();

@@ -16,12 +16,15 @@
 #ifndef TSREAD_ARROW_ARROW_STREAM_H_
 #define TSREAD_ARROW_ARROW_STREAM_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "tsread/arrow/c_data_interface.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/merged_scan.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {
@@ -45,6 +48,11 @@ absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::
 // The same over every file of a dataset scan (file order, then device order; one thread). A file
 // that fails ends the stream with its error, naming the file.
 absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shared_ptr<const DatasetScanner> scanner,
+                               const ArrowExportOptions& options, ArrowArrayStream* out);
+
+// The same over a merged scan (overlapping sources merged by priority, dataset/merged_scan.h; one
+// thread). `owner` keeps alive what the scanner reads (its dataset, e.g. an IoTDB data set).
+absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_ptr<const MergedScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out);
 
 }  // namespace tsread
