@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tools/fuzz.sh TARGET SECONDS — builds the libFuzzer targets with clang (build/fuzz) and runs
-# TARGET (open_and_scan, aggregate, decoder, decompress, byte_stream, salvage) for SECONDS, from a seed corpus made
+# TARGET (open_and_scan, c_api, aggregate, decoder, decompress, byte_stream, salvage) for SECONDS, from a seed corpus made
 # of the reference fixtures. Crashes land in build/fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ $# -ne 2 ]]; then
-  echo "usage: tools/fuzz.sh TARGET SECONDS   (TARGET: open_and_scan | aggregate | decoder | decompress | byte_stream | salvage)" >&2
+  echo "usage: tools/fuzz.sh TARGET SECONDS   (TARGET: open_and_scan | c_api | aggregate | decoder | decompress | byte_stream | salvage)" >&2
   exit 1
 fi
 target=$1
@@ -18,7 +18,7 @@ cmake --build build/fuzz -j"$jobs" --target "${target}_fuzzer" seed_extractor >/
 fixtures=${TSREAD_FIXTURES:-../shared/fixtures}
 corpus=build/fuzz/corpus/$target
 artifacts=build/fuzz/artifacts/$target
-mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan,aggregate,salvage} "$corpus" "$artifacts"
+mkdir -p build/fuzz/corpus/{decoder,decompress,byte_stream,open_and_scan,c_api,aggregate,salvage} "$corpus" "$artifacts"
 # The corpus kept in the repository (tools/fuzz_corpus.sh) seeds every run: fuzzing accumulates.
 if [[ -d cpp/test/fuzz/corpus/$target ]]; then cp -n cpp/test/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true; fi
 # Real pages, page bodies, index nodes and metadata from the fixtures, extracted once.
@@ -34,6 +34,13 @@ case $target in
   open_and_scan)
     for f in "$fixtures"/*.tsfile; do
       [[ $(stat -c %s "$f") -le 300000 ]] && cp -n "$f" "$corpus/" || true
+    done ;;
+  c_api)
+    # Whole table-model files, and the same with a predicate text before them ("F" TEXT "\n" FILE).
+    for f in "$fixtures"/table_*.tsfile; do
+      [[ -f $f && $(stat -c %s "$f") -le 300000 ]] || continue
+      cp -n "$f" "$corpus/" || true
+      [[ -f $corpus/F.$(basename "$f") ]] || { printf 'F(region = east OR s_double > 1) AND f_int32 IS NOT NULL\n'; cat "$f"; } > "$corpus/F.$(basename "$f")"
     done ;;
   aggregate)
     # The table-model fixtures (aggregates are of tables).

@@ -46,9 +46,11 @@ fi
 if [[ $mode != quick ]]; then
   echo "== stage: ThreadSanitizer (parallel scans)"
   tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_dataset_scanner_test \
-    dataset_concurrency_stress_test read_memory_budget_test >/dev/null
+    dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
-    --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*"
+    --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*:*MoveBuffers*"
+  # Arrow streams through the C ABI: workers, the consumer's own decoding, releases mid-scan, budgets.
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/c_table_scan_test --gtest_brief=1
   # Datasets: unordered workers sharing a split queue and the file pool.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_test --gtest_brief=1
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_scanner_test --gtest_brief=1
@@ -60,7 +62,7 @@ if [[ $mode != quick ]]; then
 
   fuzz_seconds=20
   [[ $mode == full ]] && fuzz_seconds=300
-  for target in byte_stream decoder decompress open_and_scan aggregate salvage; do
+  for target in byte_stream decoder decompress open_and_scan c_api aggregate salvage; do
     echo "== stage: fuzz $target for ${fuzz_seconds}s"
     out=$(tools/fuzz.sh "$target" "$fuzz_seconds" 2>&1) || { echo "$out"; exit 1; }
     if grep -qE "ERROR: |SUMMARY: |deadly signal" <<<"$out"; then

@@ -2,7 +2,7 @@
 // conveniences (argument normalization, pandas/dask assembly) live in python/tsread/*.py; this
 // file defines the module (its exceptions, classes and functions), whose parts live alongside:
 // errors.h (absl::Status to exceptions), scan_args.h, dataset.h, read_table.h, batch_reader.h,
-// splits.h and read_tree.h. Scans run with the GIL released.
+// arrow_scan.h, splits.h and read_tree.h. Scans run with the GIL released.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aggregates.h"
+#include "arrow_scan.h"
 #include "batch_reader.h"
 #include "dataset.h"
 #include "read_table.h"
@@ -27,6 +28,16 @@
 namespace py = pybind11;
 
 namespace {
+
+// The time unit of an Arrow export as tsread.scan spells it ("s", "ms", "us", "ns" or "int").
+std::optional<tsread::ArrowTimeUnit> TimeUnitOf(const std::string& unit) {
+  if (unit == "s") return tsread::ArrowTimeUnit::kSecond;
+  if (unit == "ms") return tsread::ArrowTimeUnit::kMillisecond;
+  if (unit == "us") return tsread::ArrowTimeUnit::kMicrosecond;
+  if (unit == "ns") return tsread::ArrowTimeUnit::kNanosecond;
+  if (unit == "int") return std::nullopt;
+  throw py::value_error("tsread.scan: time_unit is 's', 'ms', 'us', 'ns' or 'int', not '" + unit + "'");
+}
 
 // The value options of a read (python/tsread/__init__.py's spellings) as ConvertOptions.
 tsread::python::ConvertOptions Convert(bool float_nan, bool time_ns, const std::string& date_as,
@@ -96,6 +107,32 @@ PYBIND11_MODULE(_tsread, m) {
            py::arg("batch_rows"), py::arg("float_nan"), py::arg("time_ns"), py::arg("date_as") = "int",
            py::arg("invalid_dates") = "error", py::arg("invalid_utf8") = "error", py::arg("filters") = py::none())
       .def("next", &BatchReader::Next);
+
+  py::class_<ArrowScan>(m, "ArrowScan")
+      .def(py::init([](std::shared_ptr<PyDataset> ds, std::optional<std::string> table,
+                       std::optional<std::vector<std::string>> columns, std::optional<int64_t> start,
+                       std::optional<int64_t> end, std::optional<Tags> tags, int threads, bool ordered,
+                       size_t batch_rows, const std::optional<Filters>& filters, const std::string& time_unit,
+                       bool tags_as_dictionary, const std::string& file_column) {
+             ScanArgs args =
+                 MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, batch_rows, filters);
+             args.ordered = ordered;
+             tsread::ArrowExportOptions options;
+             options.time_unit = TimeUnitOf(time_unit);
+             options.tags_as_dictionary = tags_as_dictionary;
+             options.file_column = file_column;
+             return std::make_unique<ArrowScan>(std::move(ds), std::move(args), std::move(options));
+           }),
+           py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
+           py::arg("threads") = 1, py::arg("ordered") = true, py::arg("batch_rows") = 0,
+           py::arg("filters") = py::none(), py::arg("time_unit") = "ms", py::arg("tags_as_dictionary") = false,
+           py::arg("file_column") = "")
+      // The consumer's requested_schema is not honoured (the PyCapsule interface allows that):
+      // the batches have the scan's own schema.
+      .def(
+          "__arrow_c_stream__", [](const ArrowScan& scan, const py::object& /*requested_schema*/) { return scan.Stream(); },
+          py::arg("requested_schema") = py::none())
+      .def("__arrow_c_schema__", &ArrowScan::Schema);
 
   m.def(
       "plan_splits",

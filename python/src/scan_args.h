@@ -73,6 +73,7 @@ struct ScanArgs {
   std::vector<PredicateExpr> filters;
   int threads = 1;
   size_t batch_rows = 0;
+  bool ordered = true;  // with several threads: batches in scan order (false: as decoded)
 
   DatasetScanOptions ToOptions() const {
     DatasetScanOptions o;
@@ -83,6 +84,7 @@ struct ScanArgs {
     for (const auto& [column, values] : tags) o.tag_predicates.push_back({column, values});
     o.value_predicates = filters;
     o.num_threads = std::max(threads, 1);
+    o.ordered = ordered;
     o.batch_size = batch_rows;
     return o;
   }

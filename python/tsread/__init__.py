@@ -28,13 +28,14 @@ the option that reads them); OSError for I/O.
 import os as _os
 import warnings as _warnings
 
-from . import _aggregates, _args, _frame
+from . import _aggregates, _args, _arrow, _frame
 from ._tsread import CorruptFileError, UnsupportedFileError
 from . import _tsread
 
-__all__ = ["open", "read_table", "iter_batches", "read_tree", "aggregate", "last", "aggregate_tree", "last_tree", "TsFile", "CorruptFileError",
+__all__ = ["open", "read_table", "iter_batches", "scan", "ArrowReader", "read_tree", "aggregate", "last", "aggregate_tree", "last_tree", "TsFile", "CorruptFileError",
            "UnsupportedFileError", "__version__"]
 __version__ = _tsread.__version__
+ArrowReader = _arrow.ArrowReader
 
 
 class TsFile:
@@ -97,6 +98,10 @@ class TsFile:
     def schema(self, table=None):
         """[{name, category, type}] of the table (reconciled by name across a dataset's files)."""
         return [{"name": n, "category": c, "type": t} for n, c, t in self._dataset().schema(table)]
+
+    def scan(self, table=None, columns=None, start=None, end=None, tags=None, threads=1, **options):
+        """tsread.scan() on this open file or dataset: an ArrowReader."""
+        return scan(self, table, columns, start, end, tags, threads, **options)
 
     def devices(self, table=None):
         """The table's devices, each as {tag column: value or None}, each once."""
@@ -307,6 +312,38 @@ def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None
         if columns_data is None:
             return
         yield _frame_of(columns_data, options, drop)
+
+
+def scan(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *, filters=None, ordered=True,
+         batch_rows=None, time_unit="ms", tags_as_dictionary=False, file_column=None, skip_unreadable=False, raw=False,
+         database=None, ignore_errors=False):
+    """A table's rows as an ArrowReader: an object implementing the Arrow PyCapsule interface
+    (__arrow_c_stream__, __arrow_c_schema__), for pyarrow, Polars or DuckDB without a copy of
+    the columns (tsread._arrow has the lines for each and the Arrow types).
+
+    path, table, columns, start, end, tags, filters, skip_unreadable, raw, database and
+    ignore_errors: as read_table (columns=[] is refused: an Arrow batch needs a column besides
+    time). threads: decoding threads, ahead of the consumer; ordered=False delivers batches as
+    they are decoded (faster with threads; IoTDB data reads on one thread). batch_rows: most rows
+    per batch (None: a batch per page as stored). time_unit: of time and TIMESTAMP columns, 's',
+    'ms' (TsFile's usual), 'us', 'ns' or 'int' (int64 as stored). tags_as_dictionary: TAG columns
+    as dictionary<int32, string>. file_column: a last string column of that name holding each
+    row's file. Errors in the arguments raise here; errors in the data end the consumer's stream
+    with its error.
+    """
+    threads = _positive("scan", "threads", threads)
+    if batch_rows is not None:
+        batch_rows = _positive("scan", "batch_rows", batch_rows)
+    if columns is not None and _args.columns(columns) == []:
+        raise ValueError("scan: columns=[] (time alone) is not supported: name a column")
+    if file_column is not None and (not isinstance(file_column, str) or not file_column):
+        raise ValueError(f"scan: file_column is a non-empty str, not {file_column!r}")
+    ds = _dataset(path, skip_unreadable, "scan", _iotdb(raw, database, ignore_errors))
+    args = _scan_args(table, columns, start, end, tags, filters, "scan")
+    reader = _tsread.ArrowScan(ds._dataset(), threads=threads, ordered=bool(ordered), batch_rows=batch_rows or 0,
+                               time_unit=time_unit, tags_as_dictionary=bool(tags_as_dictionary),
+                               file_column=file_column or "", **args)
+    return ArrowReader(reader, f"table={table!r}, columns={columns!r}")
 
 
 def _names(function, name, value):

@@ -168,8 +168,9 @@ typedef enum tsread_data_type {
   TSREAD_STRING = 11
 } tsread_data_type;
 
-/* "BOOLEAN", "INT32", ...; "UNKNOWN" for a code that names no type. */
-TSREAD_C_API const char* tsread_data_type_name(tsread_data_type type);
+/* "BOOLEAN", "INT32", ... for a tsread_data_type; "UNKNOWN" for a code that names no type (an int,
+ * so that any value a caller passes is defined behaviour on both sides). */
+TSREAD_C_API const char* tsread_data_type_name(int type);
 
 typedef struct tsread_columns tsread_columns;
 
@@ -202,7 +203,11 @@ typedef struct tsread_scan_options {
   const char* filter;         /* conditions on tags and values, the predicate text of `tsread cat --where` (docs/cli.md); NULL: none */
   size_t batch_rows;          /* most rows per batch; 0: one batch per page as stored (no copy) */
   uint64_t memory_budget;     /* most bytes of chunks and page memory held at once; 0: no budget */
-  tsread_time_unit time_unit; /* of time and TIMESTAMP columns; TSREAD_TIME_MILLISECOND by default (TsFile does not store it) */
+  int threads;                /* threads that decode (1 to 256; 0 or 1: get_next decodes on the caller's thread);
+                                 more run the scan ahead of the consumer. IoTDB data: one thread */
+  int unordered;              /* with threads > 1: batches as decoded, in no particular order (faster) */
+  int time_unit;              /* a tsread_time_unit, of time and TIMESTAMP columns; TSREAD_TIME_MILLISECOND by
+                                 default (TsFile does not store it) */
   int tags_as_dictionary;     /* TAG columns as dictionary<int32, utf8> (no per-row copy of the tag) */
   const char* file_column;    /* not NULL: a last utf8 column of this name with each row's file path */
 } tsread_scan_options;
@@ -211,7 +216,7 @@ typedef struct tsread_scan_options {
 TSREAD_C_API void tsread_scan_options_init(tsread_scan_options* options);
 
 /* Fills `out` with a stream over the rows of a table: in file order, then device order, each
- * device's rows in time order (IoTDB data: merged, as IoTDB answers). Errors in the arguments
+ * device's rows in time order (IoTDB data: merged, as IoTDB answers; `unordered`: any order). Errors in the arguments
  * (unknown table or column, bad filter) are returned here; errors in the data end the stream. The
  * stream keeps the files open; release it with out->release. `options` may be NULL. */
 TSREAD_C_API tsread_code tsread_scan(const tsread_source* source, const tsread_scan_options* options,

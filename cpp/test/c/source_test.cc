@@ -87,9 +87,9 @@ TEST(CSourceTest, DataTypeNamesFollowTheStoredCodes) {
   EXPECT_STREQ(tsread_data_type_name(TSREAD_BOOLEAN), "BOOLEAN");
   EXPECT_STREQ(tsread_data_type_name(TSREAD_DATE), "DATE");
   EXPECT_STREQ(tsread_data_type_name(TSREAD_STRING), "STRING");
-  EXPECT_STREQ(tsread_data_type_name(static_cast<tsread_data_type>(6)), "UNKNOWN");  // VECTOR: never a column's
-  EXPECT_STREQ(tsread_data_type_name(static_cast<tsread_data_type>(99)), "UNKNOWN");
-  EXPECT_STREQ(tsread_data_type_name(static_cast<tsread_data_type>(-1)), "UNKNOWN");
+  EXPECT_STREQ(tsread_data_type_name(6), "UNKNOWN");  // VECTOR: never a column's
+  EXPECT_STREQ(tsread_data_type_name(99), "UNKNOWN");
+  EXPECT_STREQ(tsread_data_type_name(-1), "UNKNOWN");
 }
 
 TEST(CSourceTest, ANameWithSeveralTablesNeedsOneAndTheOnlyTableNeedsNone) {

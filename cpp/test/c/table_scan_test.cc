@@ -129,7 +129,7 @@ TEST(CTableScanTest, OptionsSelectColumnsTimesAndRows) {
   EXPECT_GT(filtered, 0);
   EXPECT_LT(filtered, in_range);
 
-  for (const auto& [unit, format] : std::vector<std::pair<tsread_time_unit, std::string>>{
+  for (const auto& [unit, format] : std::vector<std::pair<int, std::string>>{
            {TSREAD_TIME_SECOND, "tss:"}, {TSREAD_TIME_MICROSECOND, "tsu:"}, {TSREAD_TIME_NANOSECOND, "tsn:"}}) {
     options = Options("tbl_a");
     options.time_unit = unit;
@@ -193,7 +193,7 @@ TEST(CTableScanTest, BadScanArgumentsAreErrorsNamingTheProblem) {
   o.filter = "voltage > abc";
   bad.push_back({o, TSREAD_INVALID_ARGUMENT, "abc"});
   o = Options("tbl_b");
-  o.time_unit = static_cast<tsread_time_unit>(17);
+  o.time_unit = 17;
   bad.push_back({o, TSREAD_INVALID_ARGUMENT, "time_unit"});
   o = Options("tbl_b");
   o.columns = nullptr;
@@ -280,6 +280,86 @@ TEST(CTableScanTest, ScansOfOneSourceRunOnSeveralThreadsAtOnce) {
   for (int64_t r : rows) EXPECT_EQ(r, 6535);  // table_multi.summary.json
 }
 
+TEST(CTableScanTest, ThreadsGiveTheSameRowsInOrderOrAsDecoded) {
+  for (const std::string stem : {"table_many_devices", "table_multi"}) {
+    SCOPED_TRACE(stem);
+    Source source = OpenFixture(stem);
+    const char* table = stem == "table_multi" ? "tbl_c" : nullptr;
+    Scanned scanned = Scan(source.get(), Options(table));
+    ASSERT_EQ(scanned.code, TSREAD_OK);
+    const StreamContents one = ReadStream(scanned.stream);
+    ASSERT_EQ(one.error, 0) << one.message;
+    ASSERT_GT(one.rows, 0);
+    std::vector<int64_t> sorted = one.times;
+    std::sort(sorted.begin(), sorted.end());
+    for (int threads : {2, 3}) {
+      for (int unordered : {0, 1}) {
+        tsread_scan_options options = Options(table);
+        options.threads = threads;
+        options.unordered = unordered;
+        options.batch_rows = 333;
+        scanned = Scan(source.get(), options);
+        ASSERT_EQ(scanned.code, TSREAD_OK) << scanned.message;
+        StreamContents got = ReadStream(scanned.stream);
+        ASSERT_EQ(got.error, 0) << got.message;
+        EXPECT_EQ(got.non_null, one.non_null) << threads << " threads";
+        if (unordered == 0) {
+          EXPECT_EQ(got.times, one.times) << threads << " threads, in order";
+        } else {
+          std::sort(got.times.begin(), got.times.end());
+          EXPECT_EQ(got.times, sorted) << threads << " threads, as decoded";
+        }
+      }
+    }
+  }
+  tsread_scan_options options = Options(nullptr);
+  for (int bad : {-1, 257}) {
+    options.threads = bad;
+    Source source = OpenFixture("table_comp_LZ4");
+    Scanned scanned = Scan(source.get(), options);
+    EXPECT_EQ(scanned.code, TSREAD_INVALID_ARGUMENT);
+    EXPECT_NE(scanned.message.find("threads"), std::string::npos);
+  }
+}
+
+// Threads within a memory budget: workers give back what they hold before waiting for the
+// consumer, so a consumer that decodes too never waits on memory a blocked worker keeps.
+TEST(CTableScanTest, ThreadedStreamsWithinABudgetReadEverything) {
+  Source source = OpenFixture("table_many_devices");
+  for (int unordered : {0, 1}) {
+    for (int threads : {2, 3}) {
+      tsread_scan_options options = Options(nullptr);
+      options.threads = threads;
+      options.unordered = unordered;
+      options.memory_budget = 1 << 20;
+      Scanned scanned = Scan(source.get(), options);
+      ASSERT_EQ(scanned.code, TSREAD_OK) << scanned.message;
+      const StreamContents got = ReadStream(scanned.stream);
+      EXPECT_EQ(got.error, 0) << got.message;
+      EXPECT_EQ(got.rows, 100000) << threads << " threads";  // table_many_devices.summary.json
+    }
+  }
+}
+
+// A threaded stream released before its end, or never read: its threads stop and nothing leaks.
+TEST(CTableScanTest, AThreadedStreamStopsWhenReleased) {
+  Source source = OpenFixture("table_many_devices");
+  for (int reads : {0, 1, 5}) {
+    tsread_scan_options options = Options(nullptr);
+    options.threads = 2;
+    options.batch_rows = 100;
+    Scanned scanned = Scan(source.get(), options);
+    ASSERT_EQ(scanned.code, TSREAD_OK);
+    for (int i = 0; i < reads; ++i) {
+      ArrowArray batch;
+      ASSERT_EQ(scanned.stream.get_next(&scanned.stream, &batch), 0);
+      ASSERT_NE(batch.release, nullptr);
+      batch.release(&batch);
+    }
+    scanned.stream.release(&scanned.stream);
+  }
+}
+
 // Data damaged after the metadata: the scan starts, and the stream ends with EIO and a message
 // naming the file; later calls keep failing instead of reading on.
 TEST(CTableScanTest, AnErrorMidStreamEndsItWithAMessage) {
@@ -290,22 +370,26 @@ TEST(CTableScanTest, AnErrorMidStreamEndsItWithAMessage) {
   tsread_source* raw = nullptr;
   ASSERT_EQ(tsread_open_memory(bytes.data(), bytes.size(), &raw, nullptr), TSREAD_OK);
   Source source(raw);
-  Scanned scanned = Scan(source.get(), Options(nullptr));
-  ASSERT_EQ(scanned.code, TSREAD_OK) << scanned.message;
-  ArrowArrayStream& stream = scanned.stream;
-  int result = 0;
-  while (true) {
-    ArrowArray batch;
-    result = stream.get_next(&stream, &batch);
-    if (result != 0 || batch.release == nullptr) break;
-    batch.release(&batch);
+  for (int threads : {1, 2}) {
+    tsread_scan_options options = Options(nullptr);
+    options.threads = threads;
+    Scanned scanned = Scan(source.get(), options);
+    ASSERT_EQ(scanned.code, TSREAD_OK) << scanned.message;
+    ArrowArrayStream& stream = scanned.stream;
+    int result = 0;
+    while (true) {
+      ArrowArray batch;
+      result = stream.get_next(&stream, &batch);
+      if (result != 0 || batch.release == nullptr) break;
+      batch.release(&batch);
+    }
+    EXPECT_EQ(result, EIO) << threads << " threads";
+    ASSERT_NE(stream.get_last_error(&stream), nullptr);
+    EXPECT_GT(std::strlen(stream.get_last_error(&stream)), 0u);
+    ArrowArray after;
+    EXPECT_EQ(stream.get_next(&stream, &after), EIO);
+    stream.release(&stream);
   }
-  EXPECT_EQ(result, EIO);
-  ASSERT_NE(stream.get_last_error(&stream), nullptr);
-  EXPECT_GT(std::strlen(stream.get_last_error(&stream)), 0u);
-  ArrowArray after;
-  EXPECT_EQ(stream.get_next(&stream, &after), EIO);
-  stream.release(&stream);
 }
 
 TEST(CTableScanTest, IotdbDataScansAsIotdbAnswers) {

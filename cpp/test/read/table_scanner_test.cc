@@ -95,6 +95,50 @@ TEST_P(ScannerFixtureTest, OneThreadEqualsTableReaderAndThreadsGiveTheSameMultis
   }
 }
 
+// What an Arrow export does to a batch: its row keys taken, then its buffers moved out (kept
+// alive elsewhere). The scan must not read them again: later batches stay whole.
+std::vector<std::string> RowsMovingBuffersOut(const TableScanner& scanner, int threads) {
+  std::vector<std::vector<std::string>> per_worker(threads);
+  std::vector<std::vector<std::vector<int64_t>>> times(threads);
+  std::vector<std::vector<ColumnVector>> columns(threads);
+  absl::Status s = scanner.Scan([&](int worker, TableBatch& batch) {
+    for (size_t i = 0; i < batch.num_rows(); ++i) per_worker[worker].push_back(RowKey(scanner.projection(), batch, i));
+    times[worker].push_back(std::move(batch.times));
+    for (ColumnVector& column : batch.columns) columns[worker].push_back(std::move(column));
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(s.ok()) << s;
+  std::vector<std::string> rows;
+  for (auto& w : per_worker) rows.insert(rows.end(), w.begin(), w.end());
+  return rows;
+}
+
+TEST_P(ScannerFixtureTest, ConsumersMayMoveBuffersOutOfTheBatches) {
+  const auto& [stem, table] = GetParam();
+  std::unique_ptr<TsFileReader> reader = Open(stem);
+  ASSERT_NE(reader, nullptr);
+  const std::vector<std::string> expected = RowsOfTableReader(*reader, table);
+  std::vector<std::string> sorted_expected = expected;
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  for (int threads : {1, 2, 3}) {
+    for (bool ordered : {true, false}) {
+      ScanOptions options;
+      options.table = table;
+      options.num_threads = threads;
+      options.ordered = ordered;
+      absl::StatusOr<std::unique_ptr<TableScanner>> scanner = TableScanner::Create(*reader, options);
+      ASSERT_TRUE(scanner.ok()) << scanner.status();
+      std::vector<std::string> rows = RowsMovingBuffersOut(**scanner, threads);
+      if (ordered) {
+        EXPECT_EQ(rows, expected) << threads << " threads, ordered";
+      } else {
+        std::sort(rows.begin(), rows.end());
+        EXPECT_EQ(rows, sorted_expected) << threads << " threads, unordered";
+      }
+    }
+  }
+}
+
 TEST_P(ScannerFixtureTest, WholeSplitAnnouncesTheRowsAndTimesOfTheScan) {
   const auto& [stem, table] = GetParam();
   std::unique_ptr<TsFileReader> reader = Open(stem);
@@ -354,7 +398,7 @@ TEST(TableScannerTest, OrderedScanOfLongDevicesHoldsAFewBatchesAtOnce) {
       size_t device = 0, row = 0;
       ASSERT_TRUE(scanner
                       ->Scan(
-                          [&](int, const TableBatch& batch) {
+                          [&](int, TableBatch& batch) {
                             for (size_t r = 0; r < batch.num_rows(); ++r, ++row) {
                               if (row == pages * 250) ++device, row = 0;
                               if (*batch.tag(0) != absl::StrCat("d", device) ||
@@ -363,6 +407,8 @@ TEST(TableScannerTest, OrderedScanOfLongDevicesHoldsAFewBatchesAtOnce) {
                                 return absl::InternalError(absl::StrCat("out of order at device ", device, " row ", row));
                               }
                             }
+                            // Moved out, as an Arrow export does: handed-over and queued batches alike.
+                            std::vector<int64_t> taken = std::move(batch.columns[1].int64s);
                             return absl::OkStatus();
                           },
                           workspace)

@@ -17,6 +17,7 @@ struct StreamContents {
   int64_t rows = 0;
   int64_t batches = 0;
   std::vector<int64_t> non_null;      // per child
+  std::vector<int64_t> times;         // the first child's values, when it is time (int64 or timestamp)
   int error = 0;                      // get_next's first non-zero result
   std::string message;                // get_last_error then
 };
@@ -39,6 +40,11 @@ inline StreamContents ReadStream(ArrowArrayStream& stream) {
       if (out.error != 0 || batch.release == nullptr) break;
       ++out.batches;
       out.rows += batch.length;
+      if (batch.n_children > 0 && !out.formats.empty() && (out.formats[0] == "l" || out.formats[0].rfind("ts", 0) == 0)) {
+        const auto* values = static_cast<const int64_t*>(batch.children[0]->buffers[1]);
+        out.times.insert(out.times.end(), values + batch.children[0]->offset,
+                         values + batch.children[0]->offset + batch.children[0]->length);
+      }
       for (int64_t k = 0; k < batch.n_children && k < static_cast<int64_t>(out.non_null.size()); ++k) {
         out.non_null[k] += batch.children[k]->length - batch.children[k]->null_count;
       }

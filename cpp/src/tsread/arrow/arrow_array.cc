@@ -3,6 +3,7 @@
 // struct array (arrow_array.h).
 #include "tsread/arrow/arrow_array.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/arrow/arrow_schema.h"
+#include "tsread/arrow/buffer_pool.h"
 #include "tsread/common/calendar.h"
 #include "tsread/common/utf8.h"
 #include "tsread/common/tsfile_enums.h"
@@ -40,11 +42,37 @@ struct ArrayPrivate {
   std::vector<ArrowArray> children;
   std::vector<ArrowArray*> child_pointers;
   std::unique_ptr<ArrowArray> dictionary;
+  std::shared_ptr<BufferPool> pool;  // where the buffers go back on release (may be null)
 };
+
+// Hands `from` (a batch's buffer) over to `to` (the array's), and refills `from` for the scan's
+// next batch with a buffer given back.
+template <typename T>
+void HandOver(ArrayPrivate* priv, std::vector<T>& from, std::vector<T>& to) {
+  to = std::move(from);
+  from = std::vector<T>();
+  if (priv->pool != nullptr) priv->pool->Refill(from);
+}
+
+// A recycled buffer for `v` before the array fills it.
+template <typename T>
+void Recycled(ArrayPrivate* priv, std::vector<T>& v) {
+  if (priv->pool != nullptr) priv->pool->Refill(v);
+}
 
 void ReleaseArray(ArrowArray* array) {
   if (array == nullptr || array->release == nullptr) return;
   std::unique_ptr<ArrayPrivate> owned(static_cast<ArrayPrivate*>(array->private_data));
+  if (BufferPool* pool = owned->pool.get(); pool != nullptr) {
+    pool->GiveBack(owned->validity);
+    pool->GiveBack(owned->bits);
+    pool->GiveBack(owned->int32s);
+    pool->GiveBack(owned->int64s);
+    pool->GiveBack(owned->floats);
+    pool->GiveBack(owned->doubles);
+    pool->GiveBack(owned->offsets);
+    pool->GiveBack(owned->data);
+  }
   for (ArrowArray& child : owned->children) {
     if (child.release != nullptr) child.release(&child);
   }
@@ -54,9 +82,10 @@ void ReleaseArray(ArrowArray* array) {
   array->release = nullptr;
 }
 
-ArrayPrivate* InitArray(ArrowArray* out, int64_t length, int64_t n_buffers) {
+ArrayPrivate* InitArray(ArrowArray* out, int64_t length, int64_t n_buffers, const std::shared_ptr<BufferPool>& pool) {
   auto priv = std::make_unique<ArrayPrivate>();
   ArrayPrivate* raw = priv.get();
+  raw->pool = pool;
   *out = ArrowArray{};
   out->length = length;
   out->null_count = 0;
@@ -79,7 +108,7 @@ void MoveValidity(ArrowArray* out, ArrayPrivate* priv, ColumnVector& column) {
     priv->buffers[0] = nullptr;
     return;
   }
-  priv->validity = std::move(column.validity);
+  HandOver(priv, column.validity, priv->validity);
   priv->buffers[0] = priv->validity.data();
 }
 
@@ -112,9 +141,28 @@ absl::Status CheckUtf8(const ColumnVector& column, const std::string& name) {
   return absl::DataLossError(absl::StrCat("column \"", name, "\" is not valid UTF-8"));
 }
 
+// One byte per row (non-zero = true) to Arrow's LSB-first bits, eight rows a step: each byte made
+// 0 or 1, then the eight gathered into one by a multiply (byte i lands in bit i).
+void PackBits(const std::vector<uint8_t>& bytes, size_t rows, std::vector<uint8_t>& bits) {
+  bits.resize((rows + 7) / 8);
+  const size_t full = rows / 8;
+  for (size_t i = 0; i < full; ++i) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + 8 * i, 8);
+    constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+    const uint64_t ones = (((w & kLow7) + kLow7) | w) >> 7 & 0x0101010101010101ULL;  // byte != 0
+    bits[i] = static_cast<uint8_t>((ones * 0x0102040810204080ULL) >> 56);
+  }
+  if (full < bits.size()) {
+    uint8_t last = 0;
+    for (size_t r = 8 * full; r < rows; ++r) last |= static_cast<uint8_t>((bytes[r] != 0) << (r & 7));
+    bits[full] = last;
+  }
+}
+
 void MoveBinaries(ArrayPrivate* priv, ColumnVector& column) {
-  priv->offsets = std::move(column.offsets);
-  priv->data = std::move(column.bytes);
+  HandOver(priv, column.offsets, priv->offsets);
+  HandOver(priv, column.bytes, priv->data);
   priv->buffers[1] = priv->offsets.data();
   priv->buffers[2] = priv->data.data();
 }
@@ -123,12 +171,12 @@ absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColum
   const size_t rows = column.length;
   switch (column.type) {
     case DataType::kBoolean:
-      priv->bits.assign((rows + 7) / 8, 0);
-      for (size_t r = 0; r < rows; ++r) priv->bits[r >> 3] |= static_cast<uint8_t>((column.bools[r] != 0) << (r & 7));
+      Recycled(priv, priv->bits);
+      PackBits(column.bools, rows, priv->bits);
       priv->buffers[1] = priv->bits.data();
       break;
     case DataType::kInt32:
-      priv->int32s = std::move(column.int32s);
+      HandOver(priv, column.int32s, priv->int32s);
       priv->buffers[1] = priv->int32s.data();
       break;
     case DataType::kDate:
@@ -138,20 +186,20 @@ absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColum
         if (!days.ok()) return absl::DataLossError(absl::StrCat("column \"", projected.name, "\": ", days.status().message()));
         column.int32s[r] = *days;
       }
-      priv->int32s = std::move(column.int32s);
+      HandOver(priv, column.int32s, priv->int32s);
       priv->buffers[1] = priv->int32s.data();
       break;
     case DataType::kInt64:
     case DataType::kTimestamp:
-      priv->int64s = std::move(column.int64s);
+      HandOver(priv, column.int64s, priv->int64s);
       priv->buffers[1] = priv->int64s.data();
       break;
     case DataType::kFloat:
-      priv->floats = std::move(column.floats);
+      HandOver(priv, column.floats, priv->floats);
       priv->buffers[1] = priv->floats.data();
       break;
     case DataType::kDouble:
-      priv->doubles = std::move(column.doubles);
+      HandOver(priv, column.doubles, priv->doubles);
       priv->buffers[1] = priv->doubles.data();
       break;
     case DataType::kText:
@@ -169,6 +217,18 @@ absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColum
   return absl::OkStatus();
 }
 
+// `value` repeated to fill `total` bytes at `out` (a multiple of its size): written once, then the
+// filled part copied after itself, doubling — a few large copies instead of one per row.
+void Repeat(std::string_view value, char* out, size_t total) {
+  std::memcpy(out, value.data(), value.size());
+  size_t filled = value.size();
+  while (filled < total) {
+    const size_t n = std::min(filled, total - filled);
+    std::memcpy(out + filled, out, n);
+    filled += n;
+  }
+}
+
 // A utf8 array of `rows` copies of `value` (all null for nullopt).
 absl::Status FillConstantString(ArrowArray* out, ArrayPrivate* priv, size_t rows,
                                 const std::optional<std::string_view>& value, const std::string& name) {
@@ -181,14 +241,16 @@ absl::Status FillConstantString(ArrowArray* out, ArrayPrivate* priv, size_t rows
                                                      "\": a batch's strings exceed 2 GiB (Arrow utf8 offsets are "
                                                      "int32); export TAG columns as dictionaries"));
   }
+  Recycled(priv, priv->offsets);
+  Recycled(priv, priv->data);
   priv->offsets.resize(rows + 1);
-  for (size_t r = 0; r <= rows; ++r) priv->offsets[r] = static_cast<int32_t>(r * size);
+  const int32_t step = static_cast<int32_t>(size);
+  for (size_t r = 0; r <= rows; ++r) priv->offsets[r] = static_cast<int32_t>(r) * step;
   priv->data.resize(rows * size);
-  if (size > 0) {
-    for (size_t r = 0; r < rows; ++r) std::memcpy(priv->data.data() + r * size, value->data(), size);
-  }
+  if (size > 0) Repeat(*value, priv->data.data(), rows * size);
   if (!value.has_value()) {
     out->null_count = static_cast<int64_t>(rows);
+    Recycled(priv, priv->validity);
     priv->validity.assign((rows + 7) / 8, 0);
     priv->buffers[0] = priv->validity.data();
   }
@@ -201,16 +263,18 @@ absl::Status FillConstantString(ArrowArray* out, ArrayPrivate* priv, size_t rows
 // value (a null tag: every index null, empty dictionary).
 absl::Status FillConstantDictionary(ArrowArray* out, ArrayPrivate* priv, size_t rows,
                                     const std::optional<std::string_view>& value, const std::string& name) {
+  Recycled(priv, priv->int32s);
   priv->int32s.assign(rows, 0);
   priv->buffers[1] = priv->int32s.data();
   if (!value.has_value()) {
     out->null_count = static_cast<int64_t>(rows);
+    Recycled(priv, priv->validity);
     priv->validity.assign((rows + 7) / 8, 0);
     priv->buffers[0] = priv->validity.data();
   }
   priv->dictionary = std::make_unique<ArrowArray>();
   const size_t entries = value.has_value() ? 1 : 0;
-  ArrayPrivate* dict = InitArray(priv->dictionary.get(), static_cast<int64_t>(entries), 3);
+  ArrayPrivate* dict = InitArray(priv->dictionary.get(), static_cast<int64_t>(entries), 3, priv->pool);
   out->dictionary = priv->dictionary.get();
   return FillConstantString(priv->dictionary.get(), dict, entries, value, name);
 }
@@ -218,9 +282,9 @@ absl::Status FillConstantDictionary(ArrowArray* out, ArrayPrivate* priv, size_t 
 }  // namespace
 
 absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
-                        TableBatch& batch, ArrowArray* out) {
+                        TableBatch& batch, const std::shared_ptr<BufferPool>& pool, ArrowArray* out) {
   const int64_t rows = static_cast<int64_t>(batch.num_rows());
-  ArrayPrivate* top = InitArray(out, rows, 1);
+  ArrayPrivate* top = InitArray(out, rows, 1, pool);
   top->buffers[0] = nullptr;
   top->children.resize(projection.size() + 1 + (options.file_column.empty() ? 0 : 1));
   for (ArrowArray& child : top->children) child.release = nullptr;
@@ -228,8 +292,8 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
   out->n_children = static_cast<int64_t>(top->children.size());
   out->children = top->child_pointers.data();
 
-  ArrayPrivate* time = InitArray(&top->children[0], rows, 2);
-  time->int64s = std::move(batch.times);
+  ArrayPrivate* time = InitArray(&top->children[0], rows, 2, pool);
+  HandOver(time, batch.times, time->int64s);
   time->buffers[0] = nullptr;
   time->buffers[1] = time->int64s.data();
   for (size_t j = 0; j < projection.size(); ++j) {
@@ -237,7 +301,7 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
     const ProjectedColumn& p = projection[j];
     if (p.category == ColumnCategory::kField) {
       const bool strings = PhysicalTypeOf(p.data_type) == PhysicalType::kBinary;
-      ArrayPrivate* priv = InitArray(child, rows, strings ? 3 : 2);
+      ArrayPrivate* priv = InitArray(child, rows, strings ? 3 : 2, pool);
       // The chunk's type wins where it differs from the schema's; the schema type was exported.
       if (batch.columns[j].type != p.data_type) {
         return absl::UnimplementedError(absl::StrCat("column \"", p.name, "\" is stored as ",
@@ -251,14 +315,14 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
     const std::optional<std::string_view> tag =
         p.category == ColumnCategory::kTag ? batch.tag(j) : std::optional<std::string_view>();
     if (UsesDictionary(p, options)) {
-      TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2), static_cast<size_t>(rows), tag, p.name));
+      TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2, pool), static_cast<size_t>(rows), tag, p.name));
     } else {
-      TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows), tag, p.name));
+      TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3, pool), static_cast<size_t>(rows), tag, p.name));
     }
   }
   if (!options.file_column.empty()) {
     ArrowArray* child = &top->children.back();
-    TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3), static_cast<size_t>(rows),
+    TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3, pool), static_cast<size_t>(rows),
                                               std::string_view(*batch.file), options.file_column));
   }
   return absl::OkStatus();

@@ -4,10 +4,12 @@
 #ifndef TSREAD_ARROW_ARROW_ARRAY_H_
 #define TSREAD_ARROW_ARROW_ARRAY_H_
 
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "tsread/arrow/arrow_stream.h"
+#include "tsread/arrow/buffer_pool.h"
 #include "tsread/arrow/c_data_interface.h"
 #include "tsread/read/projection.h"
 #include "tsread/read/table_reader.h"
@@ -16,11 +18,12 @@ namespace tsread {
 namespace arrow_internal {
 
 // Fills `out` with `batch` as a struct array matching BuildSchema(projection, options), moving
-// the batch's buffers out. An error (invalid UTF-8 or DATE, a column stored with another type than
+// the batch's buffers out; with a `pool` (may be null), the batch's emptied buffers are refilled
+// from it and the array's go back to it on release (buffer_pool.h). An error (invalid UTF-8 or DATE, a column stored with another type than
 // its schema's, strings past utf8's offsets) names the column; `out` then holds a partly built
 // array, which the caller releases with out->release.
 absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
-                        TableBatch& batch, ArrowArray* out);
+                        TableBatch& batch, const std::shared_ptr<BufferPool>& pool, ArrowArray* out);
 
 }  // namespace arrow_internal
 }  // namespace tsread

@@ -41,12 +41,16 @@ struct ArrowExportOptions {
   std::string file_column;
 };
 
-// Fills `out` with a stream over every batch of `scanner` (single-threaded, device order). The
-// stream keeps `reader` and `scanner` alive; the caller releases the stream with out->release.
+// Fills `out` with a stream over every batch of `scanner`. One thread (the scanner's
+// num_threads): each get_next decodes the next batch on the caller's thread, in device order.
+// Several: the scan runs on its own threads while the consumer works, a few built arrays queued
+// ahead, in device order or, unordered, as decoded (the scanner's `ordered`); releasing the stream
+// stops it. The stream keeps `reader` and `scanner` alive; the caller releases it with
+// out->release.
 absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out);
-// The same over every file of a dataset scan (file order, then device order; one thread). A file
-// that fails ends the stream with its error, naming the file.
+// The same over every file of a dataset scan (file order, then device order; threads as above).
+// A file that fails ends the stream with its error, naming the file.
 absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shared_ptr<const DatasetScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out);
 

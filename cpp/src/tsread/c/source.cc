@@ -150,8 +150,7 @@ const char* tsread_table_name(const tsread_source* source, size_t index) {
   return source == nullptr ? nullptr : tsread::c_api::At(source->tables, index);
 }
 
-const char* tsread_data_type_name(tsread_data_type type) {
-  const int code = static_cast<int>(type);
+const char* tsread_data_type_name(int code) {
   if (code < 0 || code > 255) return "UNKNOWN";
   const std::optional<tsread::DataType> known = tsread::DataTypeFromByte(static_cast<uint8_t>(code));
   if (!known.has_value() || *known == tsread::DataType::kVector || *known == tsread::DataType::kUnknown) return "UNKNOWN";

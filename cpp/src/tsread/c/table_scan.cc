@@ -19,6 +19,9 @@
 namespace tsread::c_api {
 namespace {
 
+// More threads than this is a mistake rather than a machine (and each is a stack).
+constexpr int kMostThreads = 256;
+
 // The options as the caller's struct gives them (a smaller, older struct: defaults for the rest).
 absl::StatusOr<tsread_scan_options> ScanOptionsOf(const tsread_scan_options* given) {
   tsread_scan_options options;
@@ -47,6 +50,11 @@ absl::StatusOr<DatasetScanOptions> DatasetOptionsOf(const tsread_scan_options& o
   }
   out.batch_size = o.batch_rows;
   out.memory_budget = o.memory_budget;
+  if (o.threads < 0 || o.threads > kMostThreads) {
+    return absl::InvalidArgumentError(absl::StrCat("tsread_scan: threads ", o.threads, " is not between 0 and ", kMostThreads));
+  }
+  out.num_threads = std::max(o.threads, 1);
+  out.ordered = o.unordered == 0;
   return out;
 }
 
@@ -59,7 +67,7 @@ absl::StatusOr<ArrowExportOptions> ExportOptionsOf(const tsread_scan_options& o)
     case TSREAD_TIME_MICROSECOND: out.time_unit = ArrowTimeUnit::kMicrosecond; break;
     case TSREAD_TIME_NANOSECOND: out.time_unit = ArrowTimeUnit::kNanosecond; break;
     default:
-      return absl::InvalidArgumentError(absl::StrCat("tsread_scan: time_unit ", static_cast<int>(o.time_unit), " is not a tsread_time_unit"));
+      return absl::InvalidArgumentError(absl::StrCat("tsread_scan: time_unit ", o.time_unit, " is not a tsread_time_unit"));
   }
   out.tags_as_dictionary = o.tags_as_dictionary != 0;
   if (o.file_column != nullptr) {

@@ -166,7 +166,7 @@ absl::Status DatasetScanner::ScanOrdered(const Consumer& consume) const {
     }
     if (!plan->has_value()) continue;
     bool consumer_failed = false;
-    auto consume_file = [&](int worker, const TableBatch& batch) {
+    auto consume_file = [&](int worker, TableBatch& batch) {
       absl::Status s = consume(worker, batch);
       consumer_failed = !s.ok();
       return s;
@@ -211,7 +211,7 @@ absl::Status DatasetScanner::ScanUnordered(const Consumer& consume) const {
     if (work.file->failed.load()) return;
     bool consumer_failed = false;
     // The worker's one cursor reads all its splits, in every file (no fresh buffers per split).
-    absl::Status status = work.file->scan.scanner->ScanSplitRows(work.split, cursor, [&](const TableBatch& batch) {
+    absl::Status status = work.file->scan.scanner->ScanSplitRows(work.split, cursor, [&](TableBatch& batch) {
       if (stop.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
       absl::Status s = consume(worker, batch);
       consumer_failed = !s.ok();
@@ -291,7 +291,7 @@ absl::StatusOr<std::vector<DatasetSplit>> DatasetScanner::Splits(uint64_t target
 }
 
 absl::Status DatasetScanner::ScanSplitRows(const DatasetSplit& split,
-                                           const std::function<absl::Status(const TableBatch&)>& consume) const {
+                                           const std::function<absl::Status(TableBatch&)>& consume) const {
   if (split.file >= dataset_->files().size()) return absl::InvalidArgumentError("split names no file of the dataset");
   const std::string& path = dataset_->files()[split.file].path;
   TSREAD_ASSIGN_OR_RETURN(std::optional<FileScan> plan, PlanFile(split.file, 1));
@@ -299,7 +299,7 @@ absl::Status DatasetScanner::ScanSplitRows(const DatasetSplit& split,
     return absl::FailedPreconditionError(absl::StrCat(path, ": the file has no rows for this split any more"));
   }
   bool consumer_failed = false;
-  absl::Status status = plan->scanner->ScanSplitRows(split.devices, [&](const TableBatch& batch) {
+  absl::Status status = plan->scanner->ScanSplitRows(split.devices, [&](TableBatch& batch) {
     absl::Status s = consume(batch);
     consumer_failed = !s.ok();
     return s;

@@ -44,7 +44,7 @@ struct DatasetSplit {
 
 class DatasetScanner {
  public:
-  using Consumer = std::function<absl::Status(int worker, const TableBatch&)>;
+  using Consumer = std::function<absl::Status(int worker, TableBatch&)>;
 
   // Resolves the table (options.table may be empty when the dataset has one table), the
   // reconciled schema and the projection. InvalidArgument for an unknown column, a tag predicate
@@ -66,7 +66,8 @@ class DatasetScanner {
   // scan after everything before it was delivered. Unordered with N threads: consume(worker,
   // batch) from the workers concurrently, files and splits of files taken as workers free up;
   // at most N files are in use at once. Stops at the first error (the consumer's or a file's,
-  // named by path), unless skip_failed_files.
+  // named by path), unless skip_failed_files. The consumer may move buffers out of a batch (as
+  // TableScanner::Scan's).
   absl::Status Scan(const Consumer& consume) const;
 
   // What the value predicates have spared so far, in every file scanned.
@@ -79,7 +80,7 @@ class DatasetScanner {
   // that can contribute rows, in dataset order. Reads every such file's index (not its data).
   absl::StatusOr<std::vector<DatasetSplit>> Splits(uint64_t target_bytes) const;
   // Reads one split on the calling thread (batches as in Scan). Safe to call concurrently.
-  absl::Status ScanSplitRows(const DatasetSplit& split, const std::function<absl::Status(const TableBatch&)>& consume) const;
+  absl::Status ScanSplitRows(const DatasetSplit& split, const std::function<absl::Status(TableBatch&)>& consume) const;
 
   // The split as bytes another process can execute (SplitReader) without this dataset: the file's
   // path and size, the table, the reconciled projection (names, categories, types), the time
@@ -161,7 +162,7 @@ class SplitReader {
   const DatasetSplit& split() const { return split_; }
   const DatasetScanner& scanner() const { return *scanner_; }
   const std::vector<ProjectedColumn>& projection() const { return scanner_->projection(); }
-  absl::Status Scan(const std::function<absl::Status(const TableBatch&)>& consume) const {
+  absl::Status Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
     return scanner_->ScanSplitRows(split_, consume);
   }
 

@@ -119,7 +119,7 @@ absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor() const {
   return Cursor(this, std::move(filter));
 }
 
-absl::Status MergedScanner::Scan(const std::function<absl::Status(const TableBatch&)>& consume) const {
+absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
   TSREAD_ASSIGN_OR_RETURN(Cursor cursor, OpenCursor());
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());

@@ -165,7 +165,7 @@ class MergedScanner {
   // Errors: a predicate that does not bind (as Create's).
   absl::StatusOr<Cursor> OpenCursor() const;
   // Every batch of OpenCursor, to `consume`; stops at the consumer's first error.
-  absl::Status Scan(const std::function<absl::Status(const TableBatch&)>& consume) const;
+  absl::Status Scan(const std::function<absl::Status(TableBatch&)>& consume) const;
 
  private:
   MergedScanner() = default;

@@ -131,7 +131,7 @@ std::optional<absl::Status> TableScanner::OrderedScan::DecodeSplitOnce(Decoder& 
   return absl::OkStatus();
 }
 
-bool TableScanner::OrderedScan::CallerTakeTurn(Decoder& d, size_t s, const TableBatch& batch, bool& consumed) {
+bool TableScanner::OrderedScan::CallerTakeTurn(Decoder& d, size_t s, TableBatch& batch, bool& consumed) {
   if (!Deliver(DeliverReady())) return false;
   if (!IsDelivering(s)) return true;
   // What was decoded before `s` became the current split goes first.
@@ -254,8 +254,8 @@ absl::Status TableScanner::OrderedScan::DeliverReady() {
   return absl::OkStatus();
 }
 
-absl::Status TableScanner::OrderedScan::ConsumeGroup(const BatchGroup& group) {
-  for (const TableBatch& batch : group) TSREAD_RETURN_IF_ERROR(consume_(0, batch));
+absl::Status TableScanner::OrderedScan::ConsumeGroup(BatchGroup& group) {
+  for (TableBatch& batch : group) TSREAD_RETURN_IF_ERROR(consume_(0, batch));
   return absl::OkStatus();
 }
 
@@ -290,7 +290,7 @@ void TableScanner::OrderedScan::WorkerLoop(int worker) {
   while (std::optional<size_t> s = WorkerClaim(d)) FinishSplit(*s, DecodeSplit(d, *s, /*on_caller=*/false));
 }
 
-absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+absl::Status TableScanner::ScanOrdered(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                                        const std::vector<Cursor*>& cursors, Workspace& workspace) const {
   OrderedScan scan(*this, consume, cursors, workspace);
   return scan.Run();

@@ -33,7 +33,7 @@ class TableScanner::OrderedScan {
  public:
   // `cursors`: one per thread (the calling thread's first); the workspace's batch groups are
   // taken for the scan and given back (with the ones it made) at its end.
-  OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, const TableBatch&)>& consume,
+  OrderedScan(const TableScanner& scanner, const std::function<absl::Status(int, TableBatch&)>& consume,
               const std::vector<Cursor*>& cursors, Workspace& workspace)
       : scanner_(scanner), consume_(consume), cursors_(cursors), workspace_(workspace),
         splits_(scanner.EvenSplits(static_cast<size_t>(scanner.options_.num_threads) * kSplitsPerThread)),
@@ -134,7 +134,7 @@ class TableScanner::OrderedScan {
   // Calling thread, with `batch` of split `s` decoded: delivers what is ready, and once `s` is
   // the split being delivered with nothing queued, consumes `batch` directly (`consumed`). False
   // once delivery failed.
-  bool CallerTakeTurn(Decoder& d, size_t s, const TableBatch& batch, bool& consumed);
+  bool CallerTakeTurn(Decoder& d, size_t s, TableBatch& batch, bool& consumed);
 
   // Moves `batch` (of `bytes`, with a budget) into the decoder's group, publishing the group once
   // full. With a budget the batch is accounted first, or handed over (HandOver), or the split
@@ -150,7 +150,7 @@ class TableScanner::OrderedScan {
   // Pool worker decoding the split being delivered, whose `batch` the budget cannot take: queues
   // its group, then, once the calling thread has delivered everything queued, has it consume
   // `batch` from the cursor (whose page memory still accounts for it).
-  Step HandOver(Decoder& d, size_t s, const TableBatch& batch);
+  Step HandOver(Decoder& d, size_t s, TableBatch& batch);
 
   // Drops what split `s` (after the one being delivered) has queued and accounted, giving the
   // bytes back; its decoder starts it over (under the lock).
@@ -198,7 +198,7 @@ class TableScanner::OrderedScan {
   // or a split's decode error in its place.
   absl::Status DeliverReady();
 
-  absl::Status ConsumeGroup(const BatchGroup& group);
+  absl::Status ConsumeGroup(BatchGroup& group);
 
   // Calling thread, with a budget: delivers until split `s`, which it claimed, is the one being
   // delivered (the file comment says why it decodes no other).
@@ -215,7 +215,7 @@ class TableScanner::OrderedScan {
   void WorkerLoop(int worker);
 
   const TableScanner& scanner_;
-  const std::function<absl::Status(int, const TableBatch&)>& consume_;
+  const std::function<absl::Status(int, TableBatch&)>& consume_;
   const std::vector<Cursor*>& cursors_;
   Workspace& workspace_;
   const std::vector<ScanSplit> splits_;
@@ -232,7 +232,7 @@ class TableScanner::OrderedScan {
   size_t next_to_claim_ = 0;
   size_t delivering_ = 0;
   bool stop_ = false;
-  const TableBatch* handoff_ = nullptr;  // a batch of the split being delivered, in its decoder's cursor
+  TableBatch* handoff_ = nullptr;  // a batch of the split being delivered, in its decoder's cursor
   uint64_t queued_ = 0;                  // with a budget: bytes of the batches in groups, queued or filling
   uint64_t queued_peak_ = 0;
   absl::Status final_error_;  // calling thread only

@@ -60,7 +60,7 @@ std::optional<TableScanner::OrderedScan::Step> TableScanner::OrderedScan::Admit(
   return stop_ ? Step::kStop : Step::kStartOver;
 }
 
-TableScanner::OrderedScan::Step TableScanner::OrderedScan::HandOver(Decoder& d, size_t s, const TableBatch& batch) {
+TableScanner::OrderedScan::Step TableScanner::OrderedScan::HandOver(Decoder& d, size_t s, TableBatch& batch) {
   if (!d.group.empty()) {
     const Step published = Publish(d, s, /*on_caller=*/false);
     if (published != Step::kGo) return published;

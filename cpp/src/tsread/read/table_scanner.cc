@@ -169,7 +169,7 @@ absl::Status TableScanner::OpenCursorInto(const ScanSplit& split, std::optional<
 }
 
 absl::Status TableScanner::ScanSplitRows(const ScanSplit& split, std::optional<Cursor>& cursor,
-                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+                                         const std::function<absl::Status(TableBatch&)>& consume) const {
   TSREAD_RETURN_IF_ERROR(OpenCursorInto(split, cursor));
   return cursor->ForEachBatch(consume);
 }
@@ -271,7 +271,7 @@ TableBatch* TableScanner::Cursor::NextSlice(size_t limit) {
   return &slice_;
 }
 
-absl::Status TableScanner::Cursor::ForEachBatch(const std::function<absl::Status(const TableBatch&)>& consume) {
+absl::Status TableScanner::Cursor::ForEachBatch(const std::function<absl::Status(TableBatch&)>& consume) {
   while (true) {
     TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, Next());
     if (batch == nullptr) return absl::OkStatus();
@@ -280,22 +280,22 @@ absl::Status TableScanner::Cursor::ForEachBatch(const std::function<absl::Status
 }
 
 absl::Status TableScanner::ScanSplitRows(const ScanSplit& split,
-                                         const std::function<absl::Status(const TableBatch&)>& consume) const {
+                                         const std::function<absl::Status(TableBatch&)>& consume) const {
   std::optional<Cursor> cursor;
   return ScanSplitRows(split, cursor, consume);
 }
 
-absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const {
+absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, TableBatch&)>& consume) const {
   Workspace workspace;
   return Scan(consume, workspace);
 }
 
-absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+absl::Status TableScanner::Scan(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                                 Workspace& workspace) const {
   const std::vector<Cursor*> cursors = WorkspaceCursors(workspace, options_.num_threads);
   if (options_.num_threads == 1) {
     cursors[0]->Restart(ScanSplit{0, devices_.size(), 0});
-    return cursors[0]->ForEachBatch([&](const TableBatch& batch) { return consume(0, batch); });
+    return cursors[0]->ForEachBatch([&](TableBatch& batch) { return consume(0, batch); });
   }
   return options_.ordered ? ScanOrdered(consume, cursors, workspace) : ScanUnordered(consume, cursors);
 }
@@ -316,7 +316,7 @@ std::vector<TableScanner::Cursor*> TableScanner::WorkspaceCursors(Workspace& wor
   return cursors;
 }
 
-absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                                          const std::vector<Cursor*>& cursors) const {
   const int threads = options_.num_threads;
   // Workers take the next split as they finish one; the last splits are small, so that uneven
@@ -331,7 +331,7 @@ absl::Status TableScanner::ScanUnordered(const std::function<absl::Status(int wo
       const size_t s = next_split.fetch_add(1);
       if (s >= splits.size()) return;
       cursor.Restart(splits[s]);
-      absl::Status status = cursor.ForEachBatch([&](const TableBatch& batch) {
+      absl::Status status = cursor.ForEachBatch([&](TableBatch& batch) {
         if (failed.load(std::memory_order_relaxed)) return absl::CancelledError("scan stopped");
         return consume(worker, batch);
       });

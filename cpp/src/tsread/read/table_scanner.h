@@ -106,6 +106,7 @@ class TableScanner {
   // the one step that cannot run in parallel, stays a walk of the device index.
   static absl::StatusOr<std::unique_ptr<TableScanner>> Create(const TsFileReader& reader, ScanOptions options);
 
+  const ScanOptions& options() const { return options_; }
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
   size_t device_count() const { return devices_.size(); }
   // Planned device `i` (i < device_count()), in index order: its id and where its series are.
@@ -134,17 +135,19 @@ class TableScanner {
   std::vector<ScanSplit> ShrinkingSplits(size_t workers) const;
 
   // Reads one split on the calling thread: batches in device order, each device's rows in time
-  // order. The batch is valid only during the callback. Safe to call concurrently for
-  // different splits.
+  // order. The batch is valid only during the callback; the consumer may move buffers out of
+  // it (the scan refills them). Safe to call concurrently for different splits.
   absl::Status ScanSplitRows(const ScanSplit& split,
-                             const std::function<absl::Status(const TableBatch&)>& consume) const;
+                             const std::function<absl::Status(TableBatch&)>& consume) const;
 
   // Reads every planned device with options.num_threads workers. Ordered (the default, and
   // always with one thread): consume(0, batch) is called on the calling thread for every batch in
   // device-index order, each device's rows in time order. Unordered: consume(worker, batch) is
   // called from worker `worker` (0 <= worker < num_threads) for that worker's batches, calls from
-  // different workers concurrently — keep per-worker state. Stops at the first error.
-  absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume) const;
+  // different workers concurrently — keep per-worker state. Stops at the first error. A batch is
+  // valid during its call; the consumer may move buffers out of it (an Arrow export hands them
+  // over without copying): the scan does not read them again.
+  absl::Status Scan(const std::function<absl::Status(int worker, TableBatch&)>& consume) const;
 
   // A pull-based read of one split (all planned devices by default) on the calling thread.
   class Cursor {
@@ -153,7 +156,7 @@ class TableScanner {
     // buffers out of the batch; it is refilled by the next call.
     absl::StatusOr<TableBatch*> Next();
     // Calls consume for every remaining batch of the split; stops at the first error.
-    absl::Status ForEachBatch(const std::function<absl::Status(const TableBatch&)>& consume);
+    absl::Status ForEachBatch(const std::function<absl::Status(TableBatch&)>& consume);
     // With a memory budget: gives back what the cursor holds (before a wait; the next call of
     // Next reloads). Without one: nothing.
     void ReleaseMemory() { device_reader_.ReleaseMemory(); }
@@ -203,7 +206,7 @@ class TableScanner {
   absl::Status OpenCursorInto(const ScanSplit& split, std::optional<Cursor>& cursor) const;
   // ScanSplitRows through the worker's `cursor` (OpenCursorInto).
   absl::Status ScanSplitRows(const ScanSplit& split, std::optional<Cursor>& cursor,
-                             const std::function<absl::Status(const TableBatch&)>& consume) const;
+                             const std::function<absl::Status(TableBatch&)>& consume) const;
 
   // What a caller that scans many scanners in turn (the files of a dataset) keeps from one Scan to
   // the next: every decoding thread's cursor and the ordered scan's batch buffers. A scan then
@@ -228,7 +231,7 @@ class TableScanner {
     uint64_t queued_bytes_peak_ = 0;
   };
   // Scan() with `workspace`'s buffers; afterwards they are the workspace's again.
-  absl::Status Scan(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+  absl::Status Scan(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                     Workspace& workspace) const;
 
  private:
@@ -275,10 +278,10 @@ class TableScanner {
   // The workspace's cursors for `threads` decoding threads, moved onto this scanner (made on first
   // use); each is Restart()ed onto its splits.
   std::vector<Cursor*> WorkspaceCursors(Workspace& workspace, int threads) const;
-  absl::Status ScanUnordered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+  absl::Status ScanUnordered(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                              const std::vector<Cursor*>& cursors) const;
   // With `workspace`'s batch groups (and its count of batches made).
-  absl::Status ScanOrdered(const std::function<absl::Status(int worker, const TableBatch&)>& consume,
+  absl::Status ScanOrdered(const std::function<absl::Status(int worker, TableBatch&)>& consume,
                            const std::vector<Cursor*>& cursors, Workspace& workspace) const;
 
   const TsFileReader* reader_;

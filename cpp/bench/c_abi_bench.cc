@@ -1,0 +1,170 @@
+// The C ABI's Arrow stream against the native scan (issue 47's target): the benchmark file
+// (../shared/bench/table_large.tsfile, 3.2M rows) scanned with every column, by a consumer that
+// reads every byte of every buffer it gets — tsread's batches natively, Arrow arrays through
+// tsread_scan's ArrowArrayStream — on one thread and on two (unordered: as fast as each can).
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "tsread/read/table_scanner.h"
+#include "tsread/tsread.h"
+
+namespace tsread {
+namespace {
+
+std::string BenchFile() { return std::string(TSREAD_SOURCE_DIR) + "/../shared/bench/table_large.tsfile"; }
+
+// Reads `bytes` bytes at `data`, eight at a time: what a consumer that uses every value pays.
+uint64_t Touch(const void* data, size_t bytes) {
+  if (data == nullptr) return 0;
+  const auto* p = static_cast<const uint8_t*>(data);
+  uint64_t sum = 0;
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    sum += word;
+  }
+  for (; i < bytes; ++i) sum += p[i];
+  return sum;
+}
+
+template <typename T>
+uint64_t TouchVector(const std::vector<T>& v) {
+  return Touch(v.data(), v.size() * sizeof(T));
+}
+
+uint64_t TouchBatch(const TableBatch& batch) {
+  uint64_t sum = TouchVector(batch.times);
+  for (const ColumnVector& c : batch.columns) {
+    sum += TouchVector(c.validity) + TouchVector(c.bools) + TouchVector(c.int32s) + TouchVector(c.int64s) +
+           TouchVector(c.floats) + TouchVector(c.doubles) + TouchVector(c.offsets) + TouchVector(c.bytes);
+  }
+  return sum;
+}
+
+// An Arrow child's buffers by its format: validity, then values (bits, fixed width, or offsets
+// and bytes); a dictionary's indices and its values.
+uint64_t TouchArray(const ArrowArray& a, const char* format) {
+  const size_t n = static_cast<size_t>(a.length + a.offset);
+  uint64_t sum = a.null_count > 0 ? Touch(a.buffers[0], (n + 7) / 8) : 0;
+  switch (format[0]) {
+    case 'b': return sum + Touch(a.buffers[1], (n + 7) / 8);
+    case 'i':
+    case 'f': return sum + Touch(a.buffers[1], 4 * n);
+    case 'u':
+    case 'z': {
+      const auto* offsets = static_cast<const int32_t*>(a.buffers[1]);
+      return sum + Touch(offsets, 4 * (n + 1)) + Touch(a.buffers[2], static_cast<size_t>(offsets[n]));
+    }
+    case 't': return sum + Touch(a.buffers[1], (format[1] == 'd' ? 4 : 8) * n);
+    default: return sum + Touch(a.buffers[1], 8 * n);  // l, g
+  }
+}
+
+void BM_NativeScan(benchmark::State& state) {
+  absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
+  if (!reader.ok()) {
+    state.SkipWithError(std::string(reader.status().message()).c_str());
+    return;
+  }
+  const int threads = static_cast<int>(state.range(0));
+  int64_t rows = 0;
+  std::atomic<uint64_t> checksum{0};
+  for (auto _ : state) {
+    ScanOptions options;
+    options.table = "sensors";
+    options.num_threads = threads;
+    options.ordered = false;
+    std::unique_ptr<TableScanner> scanner = TableScanner::Create(**reader, options).value();
+    std::vector<uint64_t> sums(threads, 0);
+    std::vector<int64_t> counts(threads, 0);
+    absl::Status status = scanner->Scan([&](int worker, TableBatch& batch) {
+      sums[worker] += TouchBatch(batch);
+      counts[worker] += static_cast<int64_t>(batch.num_rows());
+      return absl::OkStatus();
+    });
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
+      return;
+    }
+    for (int w = 0; w < threads; ++w) rows += counts[w], checksum += sums[w];
+  }
+  benchmark::DoNotOptimize(checksum.load());
+  state.SetItemsProcessed(rows);
+}
+BENCHMARK(BM_NativeScan)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CAbiStream(benchmark::State& state) {
+  const std::string path = BenchFile();
+  const char* inputs[] = {path.c_str()};
+  tsread_source* source = nullptr;
+  tsread_error* error = nullptr;
+  if (tsread_open(inputs, 1, nullptr, &source, &error) != TSREAD_OK) {
+    state.SkipWithError(tsread_error_message(error));
+    tsread_error_free(error);
+    return;
+  }
+  int64_t rows = 0, batches = 0;
+  uint64_t checksum = 0;
+  double touch_seconds = 0;  // the consumer's own part: reading every buffer
+  for (auto _ : state) {
+    tsread_scan_options options;
+    tsread_scan_options_init(&options);
+    options.table = "sensors";
+    options.threads = static_cast<int>(state.range(0));
+    options.unordered = 1;
+    options.tags_as_dictionary = state.range(1) == 1;
+    // range(1) == 2: the FIELD columns only (what the stream costs beyond per-row tags).
+    static const char* kFields[] = {"s_int64", "s_double", "s_float", "s_int32", "s_bool"};
+    if (state.range(1) == 2) {
+      options.columns = kFields;
+      options.n_columns = 5;
+    }
+    ArrowArrayStream stream;
+    if (tsread_scan(source, &options, &stream, &error) != TSREAD_OK) {
+      state.SkipWithError(tsread_error_message(error));
+      break;
+    }
+    ArrowSchema schema;
+    stream.get_schema(&stream, &schema);
+    while (true) {
+      ArrowArray batch;
+      if (stream.get_next(&stream, &batch) != 0) {
+        state.SkipWithError(stream.get_last_error(&stream));
+        break;
+      }
+      if (batch.release == nullptr) break;
+      rows += batch.length;
+      ++batches;
+      const auto touch_start = std::chrono::steady_clock::now();
+      for (int64_t k = 0; k < batch.n_children; ++k) checksum += TouchArray(*batch.children[k], schema.children[k]->format);
+      touch_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - touch_start).count();
+      batch.release(&batch);
+    }
+    schema.release(&schema);
+    stream.release(&stream);
+  }
+  tsread_source_free(source);
+  benchmark::DoNotOptimize(checksum);
+  state.SetItemsProcessed(rows);
+  state.counters["touch_ms"] = benchmark::Counter(1000 * touch_seconds, benchmark::Counter::kAvgIterations);
+  state.counters["rows_per_batch"] = batches > 0 ? static_cast<double>(rows) / static_cast<double>(batches) : 0;
+}
+// Args: threads; TAG columns as utf8 (0, the default), as dictionaries (1), or left out (2).
+BENCHMARK(BM_CAbiStream)
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({1, 2})
+    ->Args({2, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace tsread
