@@ -34,6 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The Arrow C data and stream interfaces (ArrowSchema, ArrowArray, ArrowArrayStream), as the Arrow
+ * specification defines them, guarded by its own macros so that Arrow's abi.h, nanoarrow or DuckDB's
+ * copy can come first. */
+#include "tsread/arrow/c_data_interface.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,48 +48,6 @@ extern "C" {
 #else
 #define TSREAD_C_API __attribute__((visibility("default")))
 #endif
-
-/* ---- The Arrow C data and stream interfaces, as the Arrow specification defines them (guarded
- * by its own macros, so that Arrow's abi.h, nanoarrow or DuckDB's copy can come first). ---- */
-#ifndef ARROW_C_DATA_INTERFACE
-#define ARROW_C_DATA_INTERFACE
-#define ARROW_FLAG_DICTIONARY_ORDERED 1
-#define ARROW_FLAG_NULLABLE 2
-#define ARROW_FLAG_MAP_KEYS_SORTED 4
-struct ArrowSchema {
-  const char* format;
-  const char* name;
-  const char* metadata;
-  int64_t flags;
-  int64_t n_children;
-  struct ArrowSchema** children;
-  struct ArrowSchema* dictionary;
-  void (*release)(struct ArrowSchema*);
-  void* private_data;
-};
-struct ArrowArray {
-  int64_t length;
-  int64_t null_count;
-  int64_t offset;
-  int64_t n_buffers;
-  int64_t n_children;
-  const void** buffers;
-  struct ArrowArray** children;
-  struct ArrowArray* dictionary;
-  void (*release)(struct ArrowArray*);
-  void* private_data;
-};
-#endif /* ARROW_C_DATA_INTERFACE */
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-struct ArrowArrayStream {
-  int (*get_schema)(struct ArrowArrayStream*, struct ArrowSchema* out);
-  int (*get_next)(struct ArrowArrayStream*, struct ArrowArray* out);
-  const char* (*get_last_error)(struct ArrowArrayStream*);
-  void (*release)(struct ArrowArrayStream*);
-  void* private_data;
-};
-#endif /* ARROW_C_STREAM_INTERFACE */
 
 /* ---- Version ---- */
 

@@ -9,7 +9,6 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,7 +31,7 @@ using arrow_internal::ProducedArrays;
 // What a stream reads from. Members are destroyed in reverse order: the producer's threads are
 // joined before the scanner and files they read are let go.
 struct StreamPrivate {
-  std::shared_ptr<const void> keep_alive;  // the reader(s), scanner and cursor `next` reads
+  std::shared_ptr<const void> keep_alive;  // the scanner and the reader(s) it reads (Kept)
   const std::vector<ProjectedColumn>* projection = nullptr;
   ArrowExportOptions options;
   // Fills the next array (release == nullptr at the end).
@@ -132,73 +131,81 @@ void FillStream(std::unique_ptr<StreamPrivate> priv, ArrowArrayStream* out) {
   out->private_data = priv.release();
 }
 
+// What a stream keeps alive: the scanner, then what it reads (released in that order; the cursor
+// or threads reading the scanner go first, with StreamPrivate's later members).
+template <typename Scanner>
+struct Kept {
+  std::shared_ptr<const void> source;
+  std::shared_ptr<const Scanner> scanner;
+};
+
+template <typename Scanner>
+std::shared_ptr<const void> Keep(std::shared_ptr<const void> source, std::shared_ptr<const Scanner> scanner) {
+  return std::make_shared<Kept<Scanner>>(Kept<Scanner>{std::move(source), std::move(scanner)});
+}
+
+// The splits the workers and the consumer of a parallel stream share, and the pull cursor of a
+// one-thread stream, of each kind of scanner.
+std::unique_ptr<arrow_internal::SplitSource> SplitsOf(const std::shared_ptr<const TableScanner>& scanner, int threads) {
+  return arrow_internal::SplitsOfScanner(scanner, threads);
+}
+std::unique_ptr<arrow_internal::SplitSource> SplitsOf(const std::shared_ptr<const DatasetScanner>& scanner, int threads) {
+  return arrow_internal::SplitsOfDataset(scanner.get(), threads);
+}
+absl::StatusOr<TableScanner::Cursor> CursorOf(const TableScanner& scanner) { return scanner.OpenCursor(); }
+absl::StatusOr<DatasetScanner::Cursor> CursorOf(const DatasetScanner& scanner) { return scanner.OpenCursor(); }
+absl::StatusOr<MergedScanner::Cursor> CursorOf(const MergedScanner& scanner) { return scanner.OpenCursor(); }
+
+// A one-thread stream: each get_next pulls the cursor's next batch.
+template <typename Scanner>
+absl::Status UseCursor(StreamPrivate& priv, const Scanner& scanner) {
+  TSREAD_ASSIGN_OR_RETURN(auto cursor, CursorOf(scanner));
+  priv.next = ArraysOfCursor(std::make_shared<decltype(cursor)>(std::move(cursor)), priv);
+  return absl::OkStatus();
+}
+
+// The stream of a table or dataset scan: pulled (one thread), produced ahead in order by the
+// scan's threads, or shared by workers and the consumer (several threads, unordered).
+template <typename Scanner>
+absl::Status ExportScan(std::shared_ptr<const void> source, std::shared_ptr<const Scanner> scanner,
+                        const ArrowExportOptions& options, ArrowArrayStream* out) {
+  auto priv = std::make_unique<StreamPrivate>();
+  priv->projection = &scanner->projection();
+  priv->options = options;
+  const Scanner* s = scanner.get();
+  const int threads = s->options().num_threads;
+  if (threads > 1 && !s->options().ordered) {
+    UseParallel(*priv, SplitsOf(scanner, threads), threads);
+  } else if (threads > 1) {
+    UseProducer(*priv, ProducerOf([s](const ProducedArrays::Consumer& consume) { return s->Scan(consume); }, *priv,
+                                  threads));
+  } else {
+    TSREAD_RETURN_IF_ERROR(UseCursor(*priv, *s));
+  }
+  priv->keep_alive = Keep(std::move(source), std::move(scanner));
+  FillStream(std::move(priv), out);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status ExportArrowStream(std::shared_ptr<const TsFileReader> reader, std::shared_ptr<const TableScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out) {
-  auto priv = std::make_unique<StreamPrivate>();
-  priv->projection = &scanner->projection();
-  priv->options = options;
-  const TableScanner* s = scanner.get();
-  if (const int threads = s->options().num_threads; threads > 1 && !s->options().ordered) {
-    UseParallel(*priv, arrow_internal::SplitsOfScanner(scanner, threads), threads);
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<const TableScanner>, std::shared_ptr<const TsFileReader>>>(
-        std::move(scanner), std::move(reader));
-  } else if (threads > 1) {
-    UseProducer(*priv, ProducerOf([s](const ProducedArrays::Consumer& consume) { return s->Scan(consume); }, *priv,
-                                  threads));
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<const TableScanner>, std::shared_ptr<const TsFileReader>>>(
-        std::move(scanner), std::move(reader));
-  } else {
-    TSREAD_ASSIGN_OR_RETURN(TableScanner::Cursor cursor, s->OpenCursor());
-    auto shared_cursor = std::make_shared<TableScanner::Cursor>(std::move(cursor));
-    priv->next = ArraysOfCursor(shared_cursor, *priv);
-    // The cursor reads the scanner, which reads the reader: released in that order.
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<TableScanner::Cursor>, std::shared_ptr<const TableScanner>,
-                                                   std::shared_ptr<const TsFileReader>>>(shared_cursor, std::move(scanner),
-                                                                                        std::move(reader));
-  }
-  FillStream(std::move(priv), out);
-  return absl::OkStatus();
+  return ExportScan(std::move(reader), std::move(scanner), options, out);
 }
 
 absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shared_ptr<const DatasetScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out) {
-  auto priv = std::make_unique<StreamPrivate>();
-  priv->projection = &scanner->projection();
-  priv->options = options;
-  const DatasetScanner* s = scanner.get();
-  if (const int threads = s->options().num_threads; threads > 1 && !s->options().ordered) {
-    UseParallel(*priv, arrow_internal::SplitsOfDataset(s, threads), threads);
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<const DatasetScanner>, std::shared_ptr<const Dataset>>>(
-        std::move(scanner), std::move(dataset));
-  } else if (threads > 1) {
-    UseProducer(*priv, ProducerOf([s](const ProducedArrays::Consumer& consume) { return s->Scan(consume); }, *priv,
-                                  threads));
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<const DatasetScanner>, std::shared_ptr<const Dataset>>>(
-        std::move(scanner), std::move(dataset));
-  } else {
-    auto cursor = std::make_shared<DatasetScanner::Cursor>(s->OpenCursor());
-    priv->next = ArraysOfCursor(cursor, *priv);
-    priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<DatasetScanner::Cursor>, std::shared_ptr<const DatasetScanner>,
-                                                   std::shared_ptr<const Dataset>>>(cursor, std::move(scanner),
-                                                                                   std::move(dataset));
-  }
-  FillStream(std::move(priv), out);
-  return absl::OkStatus();
+  return ExportScan(std::move(dataset), std::move(scanner), options, out);
 }
 
 absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_ptr<const MergedScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out) {
-  TSREAD_ASSIGN_OR_RETURN(MergedScanner::Cursor cursor, scanner->OpenCursor());
   auto priv = std::make_unique<StreamPrivate>();
   priv->projection = &scanner->projection();
   priv->options = options;
-  auto shared_cursor = std::make_shared<MergedScanner::Cursor>(std::move(cursor));
-  priv->next = ArraysOfCursor(shared_cursor, *priv);
-  priv->keep_alive = std::make_shared<std::tuple<std::shared_ptr<MergedScanner::Cursor>, std::shared_ptr<const MergedScanner>,
-                                                 std::shared_ptr<const void>>>(shared_cursor, std::move(scanner),
-                                                                              std::move(owner));
+  TSREAD_RETURN_IF_ERROR(UseCursor(*priv, *scanner));  // a merged scan reads on one thread
+  priv->keep_alive = Keep(std::move(owner), std::move(scanner));
   FillStream(std::move(priv), out);
   return absl::OkStatus();
 }

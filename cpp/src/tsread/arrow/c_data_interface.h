@@ -1,13 +1,16 @@
 // The Arrow C Data Interface and C Stream Interface structs, exactly as the Arrow specification
 // defines them (https://arrow.apache.org/docs/format/CDataInterface.html and
 // CStreamInterface.html). Guarded by the specification's own macros so that a consumer that
-// already includes Arrow's abi.h sees one definition.
+// already includes Arrow's abi.h sees one definition. C99 as well as C++: the C ABI's header
+// (tsread/tsread.h) includes it.
 #ifndef TSREAD_ARROW_C_DATA_INTERFACE_H_
 #define TSREAD_ARROW_C_DATA_INTERFACE_H_
 
-#include <cstdint>
+#include <stdint.h>
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
@@ -68,6 +71,9 @@ struct ArrowArrayStream {
 };
 
 #endif  // ARROW_C_STREAM_INTERFACE
+
+#ifdef __cplusplus
 }
+#endif
 
 #endif  // TSREAD_ARROW_C_DATA_INTERFACE_H_

@@ -3,13 +3,13 @@
 #include "tsread/c/source.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "tsread/c/errors.h"
+#include "tsread/c/options.h"
 #include "tsread/c/table_scan.h"
 #include "tsread/io/random_access_file.h"
 #include "tsread/io/status_macros.h"
@@ -17,20 +17,6 @@
 
 namespace tsread::c_api {
 namespace {
-
-// The options as the caller's struct gives them: a caller built against an older, smaller
-// struct gets the defaults for the fields it does not know.
-absl::StatusOr<tsread_open_options> OpenOptionsOf(const tsread_open_options* given) {
-  tsread_open_options options;
-  tsread_open_options_init(&options);
-  if (given == nullptr) return options;
-  if (given->struct_size < sizeof(uint32_t)) {
-    return absl::InvalidArgumentError("tsread_open: options->struct_size is not set (call tsread_open_options_init)");
-  }
-  std::memcpy(&options, given, std::min<size_t>(given->struct_size, sizeof(options)));
-  options.struct_size = sizeof(options);
-  return options;
-}
 
 absl::StatusOr<std::vector<std::string>> InputsOf(const char* const* inputs, size_t n_inputs) {
   if (inputs == nullptr || n_inputs == 0) return absl::InvalidArgumentError("tsread_open: no input given");
@@ -125,7 +111,8 @@ void tsread_open_options_init(tsread_open_options* options) {
 tsread_code tsread_open(const char* const* inputs, size_t n_inputs, const tsread_open_options* options,
                         tsread_source** out, tsread_error** error) {
   return tsread::c_api::OpenSource(out, error, [&](tsread_source& source) -> absl::Status {
-    TSREAD_ASSIGN_OR_RETURN(const tsread_open_options o, tsread::c_api::OpenOptionsOf(options));
+    TSREAD_ASSIGN_OR_RETURN(const tsread_open_options o,
+                            tsread::c_api::OptionsFrom(options, tsread_open_options_init, "tsread_open_options_init"));
     TSREAD_ASSIGN_OR_RETURN(const std::vector<std::string> paths, tsread::c_api::InputsOf(inputs, n_inputs));
     return tsread::c_api::OpenInputs(paths, o, source);
   });

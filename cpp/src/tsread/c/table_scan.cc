@@ -3,7 +3,6 @@
 #include "tsread/c/table_scan.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "tsread/arrow/arrow_stream.h"
 #include "tsread/c/errors.h"
+#include "tsread/c/options.h"
 #include "tsread/common/utf8.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/predicate_text.h"
@@ -21,19 +21,6 @@ namespace {
 
 // More threads than this is a mistake rather than a machine (and each is a stack).
 constexpr int kMostThreads = 256;
-
-// The options as the caller's struct gives them (a smaller, older struct: defaults for the rest).
-absl::StatusOr<tsread_scan_options> ScanOptionsOf(const tsread_scan_options* given) {
-  tsread_scan_options options;
-  tsread_scan_options_init(&options);
-  if (given == nullptr) return options;
-  if (given->struct_size < sizeof(uint32_t)) {
-    return absl::InvalidArgumentError("tsread_scan: options->struct_size is not set (call tsread_scan_options_init)");
-  }
-  std::memcpy(&options, given, std::min<size_t>(given->struct_size, sizeof(options)));
-  options.struct_size = sizeof(options);
-  return options;
-}
 
 absl::StatusOr<DatasetScanOptions> DatasetOptionsOf(const tsread_scan_options& o) {
   DatasetScanOptions out;
@@ -138,7 +125,8 @@ absl::StatusOr<std::vector<ColumnSchema>> ColumnsOf(const tsread_source& source,
 }
 
 absl::Status ScanTable(const tsread_source& source, const tsread_scan_options* given, ArrowArrayStream* out) {
-  TSREAD_ASSIGN_OR_RETURN(const tsread_scan_options o, ScanOptionsOf(given));
+  TSREAD_ASSIGN_OR_RETURN(const tsread_scan_options o,
+                          OptionsFrom(given, tsread_scan_options_init, "tsread_scan_options_init"));
   TSREAD_ASSIGN_OR_RETURN(DatasetScanOptions options, DatasetOptionsOf(o));
   TSREAD_ASSIGN_OR_RETURN(const ArrowExportOptions export_options, ExportOptionsOf(o));
   if (source.memory != nullptr) return ScanMemory(source, std::move(options), export_options, out);
