@@ -125,6 +125,8 @@ int main(int argc, char** argv) {
   if (tsread_open((const char* const*)(argv + 3 + any_order), (size_t)(argc - 3 - any_order), NULL, &source, &error) != TSREAD_OK) {
     return Fail("tsread_open", tsread_error_message(error));
   }
+  /* What is not an error but changes what is read (files skipped, deletion files not applied...). */
+  for (size_t i = 0; i < tsread_warning_count(source); ++i) fprintf(stderr, "warning: %s\n", tsread_warning(source, i));
   tsread_columns* columns = NULL;
   if (tsread_table_columns(source, table, &columns, &error) != TSREAD_OK) return Fail("tsread_table_columns", tsread_error_message(error));
   tsread_scan_options options;

@@ -113,6 +113,13 @@ TSREAD_C_API const char* tsread_file_path(const tsread_source* source, size_t in
 TSREAD_C_API size_t tsread_table_count(const tsread_source* source);
 TSREAD_C_API const char* tsread_table_name(const tsread_source* source, size_t index);
 
+/* What a reader of the source should know that is not an error, one UTF-8 line each: files left out
+ * (skip_unreadable_files) and why; IoTDB data: leftovers resolved, damaged deletion files (the entries
+ * before the damage apply), entries skipped under ignore_errors; files read with raw (or outside a
+ * data directory) whose deletion files are not applied. NULL past the end; valid while the source lives. */
+TSREAD_C_API size_t tsread_warning_count(const tsread_source* source);
+TSREAD_C_API const char* tsread_warning(const tsread_source* source, size_t index);
+
 /* ---- Columns of a table ---- */
 
 typedef enum tsread_column_category { TSREAD_TAG = 0, TSREAD_FIELD = 1, TSREAD_ATTRIBUTE = 2 } tsread_column_category;

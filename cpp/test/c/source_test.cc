@@ -150,6 +150,16 @@ TEST(CSourceTest, IotdbDataOpensWithItsRulesUnlessRaw) {
   options.database = nullptr;
   Opened raw = Open({dir}, &options);
   ASSERT_EQ(raw.code, TSREAD_OK) << tsread_error_message(raw.error.get());
+  // Read as written, the deletion files beside the files are not applied: said, once per file that has one.
+  size_t unapplied = 0;
+  for (size_t i = 0; i < tsread_warning_count(raw.source.get()); ++i) {
+    const std::string warning = tsread_warning(raw.source.get(), i);
+    if (warning.find(".mods2") != std::string::npos && warning.find("does not apply them") != std::string::npos) {
+      ++unapplied;
+    }
+  }
+  EXPECT_EQ(unapplied, 2u);  // data/sequence/{db1,root.sg1}/.../1700000000000-1-0-0.tsfile.mods2
+  EXPECT_EQ(tsread_warning(raw.source.get(), tsread_warning_count(raw.source.get())), nullptr);
 }
 
 TEST(CSourceTest, BadArgumentsAreErrorsNotCrashes) {
@@ -169,6 +179,8 @@ TEST(CSourceTest, BadArgumentsAreErrorsNotCrashes) {
   EXPECT_EQ(tsread_file_count(nullptr), 0u);
   EXPECT_EQ(tsread_table_count(nullptr), 0u);
   EXPECT_EQ(tsread_table_name(nullptr, 0), nullptr);
+  EXPECT_EQ(tsread_warning_count(nullptr), 0u);
+  EXPECT_EQ(tsread_warning(nullptr, 0), nullptr);
   EXPECT_EQ(tsread_column_count(nullptr), 0u);
   EXPECT_EQ(tsread_error_code(nullptr), TSREAD_OK);
   tsread_source_free(nullptr);
@@ -202,6 +214,9 @@ TEST(CSourceTest, NotATsFileIsCorruptNamingTheFile) {
   Opened skipped = Open({path, testing::FixturePath("table_comp_LZ4.tsfile")}, &options);
   ASSERT_EQ(skipped.code, TSREAD_OK) << tsread_error_message(skipped.error.get());
   EXPECT_EQ(tsread_file_count(skipped.source.get()), 1u);
+  ASSERT_EQ(tsread_warning_count(skipped.source.get()), 1u);
+  EXPECT_NE(std::string(tsread_warning(skipped.source.get(), 0)).find("c_source_not_tsfile.tsfile"), std::string::npos)
+      << tsread_warning(skipped.source.get(), 0);
 }
 
 TEST(CSourceTest, MemorySourcesListAsFiles) {

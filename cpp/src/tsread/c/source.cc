@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/c/errors.h"
 #include "tsread/c/options.h"
+#include "tsread/dataset/deletion_files.h"
 #include "tsread/c/table_scan.h"
 #include "tsread/io/random_access_file.h"
 #include "tsread/io/status_macros.h"
@@ -24,6 +25,22 @@ absl::StatusOr<std::vector<std::string>> InputsOf(const char* const* inputs, siz
   for (size_t i = 0; i < n_inputs; ++i) {
     if (inputs[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("tsread_open: input ", i, " is NULL"));
     out.emplace_back(inputs[i]);
+  }
+  return out;
+}
+
+// What the other front ends print as warnings (the CLI on stderr, Python as UserWarnings).
+std::vector<std::string> WarningsOf(const tsread_source& source) {
+  std::vector<std::string> out;
+  for (const SkippedFile& f : source.dataset->skipped_files()) {
+    out.push_back(absl::StrCat("skipped unreadable file ", f.path, ": ", f.status.message()));
+  }
+  if (source.iotdb != nullptr) {
+    for (std::string& warning : source.iotdb->Warnings()) out.push_back(std::move(warning));
+    return out;
+  }
+  for (const DatasetFile& f : source.dataset->files()) {
+    if (f.deletions.has_value()) out.push_back(DeletionWarning(f.path, *f.deletions));
   }
   return out;
 }
@@ -62,6 +79,7 @@ absl::Status OpenInputs(const std::vector<std::string>& inputs, const tsread_ope
   for (const DatasetFile& f : source.dataset->files()) TSREAD_RETURN_IF_ERROR(WithFileName(f.status, f.path));
   for (const DatasetFile& f : source.dataset->files()) source.files.push_back(f.path);
   source.tables = source.dataset->TableNames();
+  source.warnings = WarningsOf(source);
   return absl::OkStatus();
 }
 
@@ -129,6 +147,12 @@ size_t tsread_file_count(const tsread_source* source) { return source == nullptr
 
 const char* tsread_file_path(const tsread_source* source, size_t index) {
   return source == nullptr ? nullptr : tsread::c_api::At(source->files, index);
+}
+
+size_t tsread_warning_count(const tsread_source* source) { return source == nullptr ? 0 : source->warnings.size(); }
+
+const char* tsread_warning(const tsread_source* source, size_t index) {
+  return source == nullptr ? nullptr : tsread::c_api::At(source->warnings, index);
 }
 
 size_t tsread_table_count(const tsread_source* source) { return source == nullptr ? 0 : source->tables.size(); }

@@ -20,6 +20,7 @@ struct tsread_source {
   std::shared_ptr<const tsread::TsFileReader> memory;
   std::vector<std::string> files;   // tsread_file_path
   std::vector<std::string> tables;  // tsread_table_name, sorted
+  std::vector<std::string> warnings;  // tsread_warning
 };
 
 struct tsread_columns {
