@@ -19,9 +19,9 @@ namespace arrow_internal {
 
 // Fills `out` with `batch` as a struct array matching BuildSchema(projection, options), moving
 // the batch's buffers out; with a `pool` (may be null), the batch's emptied buffers are refilled
-// from it and the array's go back to it on release (buffer_pool.h). An error (invalid UTF-8 or DATE, a column stored with another type than
-// its schema's, strings past utf8's offsets) names the column; `out` then holds a partly built
-// array, which the caller releases with out->release.
+// from it and the array's go back to it on release (buffer_pool.h). An error (invalid UTF-8 or
+// DATE, a column stored with another type than its schema's, strings past utf8's offsets) names
+// the column; `out` then holds a partly built array, which the caller releases with out->release.
 absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
                         TableBatch& batch, const std::shared_ptr<BufferPool>& pool, ArrowArray* out);
 

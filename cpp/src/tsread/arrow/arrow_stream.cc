@@ -28,18 +28,16 @@ using arrow_internal::BuildSchema;
 using arrow_internal::ParallelArrays;
 using arrow_internal::ProducedArrays;
 
-// What a stream reads from. Members are destroyed in reverse order: the producer's threads are
-// joined before the scanner and files they read are let go.
+// What a stream reads from. Members are destroyed in reverse order: `next` (and with it the
+// cursor or the threaded scan it owns, its threads joined) before the scanner and files it reads.
 struct StreamPrivate {
   std::shared_ptr<const void> keep_alive;  // the scanner and the reader(s) it reads (Kept)
   const std::vector<ProjectedColumn>* projection = nullptr;
   ArrowExportOptions options;
-  // Fills the next array (release == nullptr at the end).
   // The arrays' buffers, recycled into the scan's next batches (shared with arrays still out).
   std::shared_ptr<arrow_internal::BufferPool> pool = std::make_shared<arrow_internal::BufferPool>();
+  // Fills the next array (release == nullptr at the end).
   std::function<absl::Status(ArrowArray*)> next;
-  std::unique_ptr<ProducedArrays> producer;  // threaded scans in order
-  std::unique_ptr<ParallelArrays> parallel;  // threaded scans in any order
   std::string last_error;
   bool failed = false;
 };
@@ -103,24 +101,12 @@ std::function<absl::Status(ArrowArray*)> ArraysOfCursor(std::shared_ptr<Cursor> 
   };
 }
 
-// A scan with several threads: arrays built by its threads, a few queued ahead of the consumer.
-std::unique_ptr<ProducedArrays> ProducerOf(ProducedArrays::ScanFn scan, const StreamPrivate& priv, int threads) {
-  return std::make_unique<ProducedArrays>(std::move(scan), priv.projection, priv.options, priv.pool,
-                                          2 * static_cast<size_t>(threads) + 2);
-}
-
-void UseProducer(StreamPrivate& priv, std::unique_ptr<ProducedArrays> producer) {
-  priv.producer = std::move(producer);
-  ProducedArrays* p = priv.producer.get();
-  priv.next = [p](ArrowArray* out) { return p->Next(out); };
-}
-
-// A scan with several threads in any order: workers and the consumer share its splits.
-void UseParallel(StreamPrivate& priv, std::unique_ptr<arrow_internal::SplitSource> splits, int threads) {
-  priv.parallel = std::make_unique<ParallelArrays>(std::move(splits), threads, priv.projection, priv.options, priv.pool,
-                                                   2 * static_cast<size_t>(threads));
-  ParallelArrays* p = priv.parallel.get();
-  priv.next = [p](ArrowArray* out) { return p->Next(out); };
+// A threaded scan's arrays (ProducedArrays: in order, built by the scan's threads ahead of the
+// consumer; ParallelArrays: in any order, workers and the consumer sharing the splits), owned by
+// `next`.
+template <typename Arrays>
+void UseArrays(StreamPrivate& priv, std::unique_ptr<Arrays> arrays) {
+  priv.next = [arrays = std::shared_ptr<Arrays>(std::move(arrays))](ArrowArray* out) { return arrays->Next(out); };
 }
 
 void FillStream(std::unique_ptr<StreamPrivate> priv, ArrowArrayStream* out) {
@@ -175,10 +161,12 @@ absl::Status ExportScan(std::shared_ptr<const void> source, std::shared_ptr<cons
   const Scanner* s = scanner.get();
   const int threads = s->options().num_threads;
   if (threads > 1 && !s->options().ordered) {
-    UseParallel(*priv, SplitsOf(scanner, threads), threads);
+    UseArrays(*priv, std::make_unique<ParallelArrays>(SplitsOf(scanner, threads), threads, priv->projection,
+                                                      priv->options, priv->pool, 2 * static_cast<size_t>(threads)));
   } else if (threads > 1) {
-    UseProducer(*priv, ProducerOf([s](const ProducedArrays::Consumer& consume) { return s->Scan(consume); }, *priv,
-                                  threads));
+    UseArrays(*priv, std::make_unique<ProducedArrays>(
+                         [s](const ProducedArrays::Consumer& consume) { return s->Scan(consume); }, priv->projection,
+                         priv->options, priv->pool, 2 * static_cast<size_t>(threads) + 2));
   } else {
     TSREAD_RETURN_IF_ERROR(UseCursor(*priv, *s));
   }
