@@ -76,8 +76,8 @@ build_examples() {
 
 # c_abi_consumer PREFIX KIND: the C ABI from the package in PREFIX, as a C program uses it: the
 # header compiles as C99 with -pedantic, and examples/arrow_to_duckdb (a plain C program, built with
-# `pkg-config tsread_c` only) scans every table fixture and the IoTDB data directory into DuckDB
-# through duckdb_arrow_scan, its rows compared there with the reference CSVs.
+# `pkg-config tsread_c` only) scans every table fixture, every tree fixture's points and the IoTDB
+# data directory into DuckDB through duckdb_arrow_scan, its rows compared there with the reference CSVs.
 c_abi_consumer() {
   local prefix=$PWD/$1 kind=$2 out=build/examples-$2/c
   local duckdb=${TSREAD_DUCKDB_CACHE:-$HOME/.cache/tsread/npm}/node_modules
@@ -108,7 +108,16 @@ c_abi_consumer() {
   done
   "$out/arrow_to_duckdb" --any-order t "$fixtures/iotdb_datadir/expected/t.csv" "$fixtures/iotdb_datadir" >/dev/null ||
     { echo "package_test: $kind package: arrow_to_duckdb: IoTDB data differs from expected/t.csv" >&2; exit 1; }
-  echo "  $kind package: C ABI: $checked fixture tables and IoTDB data through duckdb_arrow_scan equal their CSVs"
+  # Tree-model points (tsread_scan_tree): every tree fixture and IoTDB data's tree database.
+  for csv in "$fixtures"/*.tree.csv "$fixtures/iotdb_datadir/expected/tree.csv"; do
+    name=$(basename "$csv" .tree.csv)
+    input=$fixtures/$name.tsfile
+    [[ $csv == */iotdb_datadir/* ]] && input=$fixtures/iotdb_datadir
+    "$out/arrow_to_duckdb" --tree "$csv" "$input" >/dev/null ||
+      { echo "package_test: $kind package: arrow_to_duckdb --tree: $input differs from $csv" >&2; exit 1; }
+    checked=$((checked + 1))
+  done
+  echo "  $kind package: C ABI: $checked fixture tables and tree files, and IoTDB data, through duckdb_arrow_scan equal their CSVs"
 }
 
 rm -rf build/install-static

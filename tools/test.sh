@@ -18,12 +18,14 @@ done
 export TSREAD_TEST_MODE=$mode
 tools/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+# Each stage's heading says how long the run has taken so far (CI keeps within 45 minutes).
+stage() { echo "== stage: $* ($((SECONDS / 60)) min $((SECONDS % 60)) s in)"; }
 
-echo "== stage: release build + tests"
+stage "release build + tests"
 tools/build.sh release
 (cd build/release && ctest --output-on-failure -j"$jobs" --timeout 900)
 
-echo "== stage: python tests"
+stage "python tests"
 # Debian's interpreter explicitly (another python3 may come first on PATH). pytest exits non-zero
 # when it collects no test (5), which fails this stage like any failure.
 if ! ls build/release/python/tsread/_tsread*.so >/dev/null 2>&1; then
@@ -33,24 +35,25 @@ fi
 PYTHONPATH=build/release/python /usr/bin/python3 -c "import tsread, tsread.dask"
 PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 
-echo "== stage: install + examples (static and shared packages; CMake and pkg-config consumers)"
+stage "install + examples (static and shared packages; CMake and pkg-config consumers)"
 # --quick checks the static package only (no extra build).
 if [[ $mode == quick ]]; then tools/package_test.sh --static-only; else tools/package_test.sh; fi
 
 if [[ $mode != quick ]]; then
-  echo "== stage: ASan+UBSan build + tests"
+  stage "ASan+UBSan build + tests"
   tools/build.sh asan
   (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
      ctest --output-on-failure -j"$jobs" --timeout 900)
 fi
 if [[ $mode != quick ]]; then
-  echo "== stage: ThreadSanitizer (parallel scans)"
+  stage "ThreadSanitizer (parallel scans)"
   tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_dataset_scanner_test \
-    dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test >/dev/null
+    dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test c_tree_scan_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
     --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*:*MoveBuffers*"
   # Arrow streams through the C ABI: workers, the consumer's own decoding, releases mid-scan, budgets.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/c_table_scan_test --gtest_brief=1
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/c_tree_scan_test --gtest_brief=1
   # Datasets: unordered workers sharing a split queue and the file pool.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_test --gtest_brief=1
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_scanner_test --gtest_brief=1
@@ -63,7 +66,7 @@ if [[ $mode != quick ]]; then
   fuzz_seconds=20
   [[ $mode == full ]] && fuzz_seconds=300
   for target in byte_stream decoder decompress open_and_scan c_api aggregate salvage; do
-    echo "== stage: fuzz $target for ${fuzz_seconds}s"
+    stage "fuzz $target for ${fuzz_seconds}s"
     out=$(tools/fuzz.sh "$target" "$fuzz_seconds" 2>&1) || { echo "$out"; exit 1; }
     if grep -qE "ERROR: |SUMMARY: |deadly signal" <<<"$out"; then
       echo "$out"
@@ -72,4 +75,4 @@ if [[ $mode != quick ]]; then
     grep -E "^Done " <<<"$out"
   done
 fi
-echo "== all test stages passed"
+echo "== all test stages passed in $((SECONDS / 60)) min $((SECONDS % 60)) s"

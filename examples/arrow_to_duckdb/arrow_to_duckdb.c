@@ -1,12 +1,16 @@
-/* arrow_to_duckdb: a plain C program that reads a TsFile table through tsread's C ABI
- * (tsread/tsread.h, -ltsread_c) into DuckDB as an Arrow C stream (duckdb_arrow_scan), then checks
- * DuckDB's rows against a reference CSV in the fixtures' format (../shared/fixtures/README.md).
+/* arrow_to_duckdb: a plain C program that reads a TsFile table (or the tree model's points)
+ * through tsread's C ABI (tsread/tsread.h, -ltsread_c) into DuckDB as an Arrow C stream
+ * (duckdb_arrow_scan), then checks DuckDB's rows against a reference CSV in the fixtures' format
+ * (../shared/fixtures/README.md).
  *
  *   arrow_to_duckdb [--any-order] TABLE CSV INPUT...
+ *   arrow_to_duckdb --tree CSV INPUT...
  *
  * Prints "TABLE: N rows, as the reference CSV" and exits 0, or prints what differs and exits 1
  * (2 for an error). --any-order compares the rows as a multiset (IoTDB data merges file groups in
- * another order than the CSV lists them); otherwise the order must be the CSV's too.
+ * another order than the CSV lists them); otherwise the order must be the CSV's too. --tree reads
+ * tsread_scan_tree's points (device, measurement, time, a value_<type> column per type) and checks
+ * each against the CSV's point at the same device, measurement and time, typed by its column.
  *
  * Build: cc -std=c99 arrow_to_duckdb.c $(pkg-config --cflags --libs tsread_c) -lduckdb */
 #include <stdarg.h>
@@ -85,6 +89,39 @@ static void AppendColumn(Sql* sql, const char* name, tsread_column_category cate
   }
 }
 
+/* The condition that a point (g) holds the CSV's value (w.value) in its value column `name` of
+ * Arrow format `format` (tsread.h: the Arrow types of tsread's columns). */
+static void AppendPointMatches(Sql* sql, const char* name, const char* format) {
+  Append(sql, "(g.");
+  AppendIdentifier(sql, name);
+  Append(sql, " IS NOT NULL AND ");
+  if (strcmp(format, "z") == 0) {
+    Append(sql, "'0x' || lower(hex(g.");
+    AppendIdentifier(sql, name);
+    Append(sql, ")) = w.value)");
+    return;
+  }
+  if (strcmp(format, "tdD") == 0) { /* the CSV's DATE: the stored yyyyMMdd integer */
+    Append(sql, "year(g.");
+    AppendIdentifier(sql, name);
+    Append(sql, ") * 10000 + month(g.");
+    AppendIdentifier(sql, name);
+    Append(sql, ") * 100 + day(g.");
+    AppendIdentifier(sql, name);
+    Append(sql, ") = CAST(w.value AS INTEGER))");
+    return;
+  }
+  const char* cast = "VARCHAR"; /* "u": TEXT, STRING */
+  if (strcmp(format, "b") == 0) cast = "BOOLEAN";
+  if (strcmp(format, "i") == 0) cast = "INTEGER";
+  if (strcmp(format, "l") == 0) cast = "BIGINT"; /* INT64, and TIMESTAMP as int64 */
+  if (strcmp(format, "f") == 0) cast = "FLOAT";
+  if (strcmp(format, "g") == 0) cast = "DOUBLE";
+  Append(sql, "g.");
+  AppendIdentifier(sql, name);
+  Append(sql, " = CAST(w.value AS %s))", cast);
+}
+
 static int Fail(const char* what, const char* message) {
   fprintf(stderr, "arrow_to_duckdb: %s: %s\n", what, message);
   return 2;
@@ -110,10 +147,86 @@ static int64_t Count(duckdb_connection db, const char* sql) {
   return n;
 }
 
+static int64_t Count(duckdb_connection db, const char* sql);
+
+/* Loads `stream` into DuckDB's table "got" (in the stream's order) and `csv` into "want" (text). */
+static int Load(duckdb_connection db, struct ArrowArrayStream* stream, const char* csv) {
+  if (!Run(db, "SET threads = 1", NULL)) return 0;
+  if (duckdb_arrow_scan(db, "scanned", (duckdb_arrow_stream)stream) != DuckDBSuccess) {
+    fprintf(stderr, "arrow_to_duckdb: duckdb_arrow_scan: the stream was refused\n");
+    return 0;
+  }
+  int ok = Run(db, "CREATE TABLE got AS SELECT * FROM scanned", NULL);
+  stream->release(stream);
+  if (!ok) return 0;
+  Sql sql = {0};
+  Append(&sql, "CREATE TABLE want AS SELECT * FROM read_csv('");
+  for (const char* c = csv; *c != '\0'; ++c) Append(&sql, *c == '\'' ? "''" : "%c", *c);
+  Append(&sql, "', header = true, all_varchar = true, allow_quoted_nulls = false, delim = ',', quote = '\"', "
+               "escape = '\"')");
+  ok = Run(db, sql.text, NULL);
+  free(sql.text);
+  return ok;
+}
+
+/* --tree: every point of the stream is the CSV's point at its device, measurement and time. */
+static int CheckTree(duckdb_connection db, struct ArrowArrayStream* stream, const char* csv) {
+  struct ArrowSchema schema;
+  if (stream->get_schema(stream, &schema) != 0) return Fail("get_schema", stream->get_last_error(stream));
+  Sql matches = {0};
+  Append(&matches, "SELECT count(*) FROM got g JOIN want w ON g.device = w.device AND g.measurement = w.measurement "
+                   "AND g.\"time\" = CAST(w.\"time\" AS BIGINT) WHERE false");
+  for (int64_t k = 3; k < schema.n_children; ++k) { /* after time, device, measurement */
+    Append(&matches, " OR ");
+    AppendPointMatches(&matches, schema.children[k]->name, schema.children[k]->format);
+  }
+  schema.release(&schema);
+  if (!Load(db, stream, csv)) return 2;
+  const int64_t got_rows = Count(db, "SELECT count(*) FROM got");
+  const int64_t want_rows = Count(db, "SELECT count(*) FROM want");
+  const int64_t matched = Count(db, matches.text);
+  free(matches.text);
+  if (got_rows < 0 || want_rows < 0 || matched < 0) return 2;
+  if (got_rows != want_rows || matched != got_rows) {
+    printf("tree: %lld points, the reference CSV %lld: %lld of them as in it\n", (long long)got_rows,
+           (long long)want_rows, (long long)matched);
+    return 1;
+  }
+  printf("tree: %lld points, as the reference CSV\n", (long long)got_rows);
+  return 0;
+}
+
+static int MainTree(int argc, char** argv) {
+  tsread_source* source = NULL;
+  tsread_error* error = NULL;
+  if (tsread_open((const char* const*)(argv + 3), (size_t)(argc - 3), NULL, &source, &error) != TSREAD_OK) {
+    return Fail("tsread_open", tsread_error_message(error));
+  }
+  for (size_t i = 0; i < tsread_warning_count(source); ++i) fprintf(stderr, "warning: %s\n", tsread_warning(source, i));
+  tsread_tree_scan_options options;
+  tsread_tree_scan_options_init(&options);
+  options.time_unit = TSREAD_TIME_INT64; /* the CSV's times are the stored integers */
+  struct ArrowArrayStream stream;
+  if (tsread_scan_tree(source, &options, &stream, &error) != TSREAD_OK) {
+    return Fail("tsread_scan_tree", tsread_error_message(error));
+  }
+  tsread_source_free(source); /* the stream keeps the files open */
+  duckdb_database database;
+  duckdb_connection db;
+  if (duckdb_open(NULL, &database) != DuckDBSuccess || duckdb_connect(database, &db) != DuckDBSuccess) {
+    return Fail("duckdb", "cannot open an in-memory database");
+  }
+  const int status = CheckTree(db, &stream, argv[2]);
+  duckdb_disconnect(&db);
+  duckdb_close(&database);
+  return status;
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 4 && strcmp(argv[1], "--tree") == 0) return MainTree(argc, argv);
   int any_order = argc > 1 && strcmp(argv[1], "--any-order") == 0;
   if (argc < 4 + any_order) {
-    fprintf(stderr, "usage: arrow_to_duckdb [--any-order] TABLE CSV INPUT...\n");
+    fprintf(stderr, "usage: arrow_to_duckdb [--any-order] TABLE CSV INPUT...\n       arrow_to_duckdb --tree CSV INPUT...\n");
     return 2;
   }
   const char* table = argv[1 + any_order];
@@ -143,19 +256,8 @@ int main(int argc, char** argv) {
   if (duckdb_open(NULL, &database) != DuckDBSuccess || duckdb_connect(database, &db) != DuckDBSuccess) {
     return Fail("duckdb", "cannot open an in-memory database");
   }
-  if (!Run(db, "SET threads = 1", NULL)) return 2;
-  if (duckdb_arrow_scan(db, "scanned", (duckdb_arrow_stream)&stream) != DuckDBSuccess) {
-    return Fail("duckdb_arrow_scan", "the stream was refused");
-  }
-  int ok = Run(db, "CREATE TABLE got AS SELECT * FROM scanned", NULL);
-  stream.release(&stream);
-  if (!ok) return 2;
+  if (!Load(db, &stream, csv)) return 2;
   Sql sql = {0};
-  Append(&sql, "CREATE TABLE want AS SELECT * FROM read_csv('");
-  for (const char* c = csv; *c != '\0'; ++c) Append(&sql, *c == '\'' ? "''" : "%c", *c);
-  Append(&sql, "', header = true, all_varchar = true, allow_quoted_nulls = false, delim = ',', quote = '\"', "
-               "escape = '\"')");
-  if (!Run(db, sql.text, NULL)) return 2;
 
   /* The rows of each side in one notation; with the row number unless --any-order. */
   Sql side[2] = {{0}, {0}};

@@ -1,11 +1,15 @@
 // ArrowScan (arrow_scan.h): scans exported as Arrow C streams inside PyCapsules.
 #include "arrow_scan.h"
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "errors.h"
 #include "read_table.h"
+#include "tsread/common/utf8.h"
+#include "tsread/dataset/tree_points.h"
 
 namespace py = pybind11;
 
@@ -36,6 +40,26 @@ py::capsule CapsuleOf(std::unique_ptr<T> value, const char* name, void (*destruc
   return py::reinterpret_steal<py::capsule>(capsule);
 }
 
+// A capsule "arrow_array_stream" holding a new stream `export_stream` fills.
+py::capsule StreamCapsule(const std::function<void(ArrowArrayStream*)>& export_stream) {
+  auto stream = std::make_unique<ArrowArrayStream>();
+  stream->release = nullptr;
+  export_stream(stream.get());
+  return CapsuleOf(std::move(stream), "arrow_array_stream", DeleteStreamCapsule);
+}
+
+// A capsule "arrow_schema" holding the schema of a stream `export_stream` fills.
+py::capsule SchemaCapsule(const std::function<void(ArrowArrayStream*)>& export_stream) {
+  ArrowArrayStream stream{};
+  export_stream(&stream);
+  auto schema = std::make_unique<ArrowSchema>();
+  schema->release = nullptr;
+  const int error = stream.get_schema(&stream, schema.get());
+  stream.release(&stream);
+  if (error != 0) throw std::runtime_error("tsread: the scan's schema could not be built");
+  return CapsuleOf(std::move(schema), "arrow_schema", DeleteSchemaCapsule);
+}
+
 }  // namespace
 
 ArrowScan::ArrowScan(std::shared_ptr<const PyDataset> ds, ScanArgs args, ArrowExportOptions options)
@@ -61,21 +85,66 @@ void ArrowScan::Export(ArrowArrayStream* out) const {
 }
 
 py::capsule ArrowScan::Stream() const {
-  auto stream = std::make_unique<ArrowArrayStream>();
-  stream->release = nullptr;
-  Export(stream.get());
-  return CapsuleOf(std::move(stream), "arrow_array_stream", DeleteStreamCapsule);
+  return StreamCapsule([this](ArrowArrayStream* out) { Export(out); });
 }
 
 py::capsule ArrowScan::Schema() const {
-  ArrowArrayStream stream{};
-  Export(&stream);
-  auto schema = std::make_unique<ArrowSchema>();
-  schema->release = nullptr;
-  const int error = stream.get_schema(&stream, schema.get());
-  stream.release(&stream);
-  if (error != 0) throw std::runtime_error("tsread: the scan's schema could not be built");
-  return CapsuleOf(std::move(schema), "arrow_schema", DeleteSchemaCapsule);
+  return SchemaCapsule([this](ArrowArrayStream* out) { Export(out); });
+}
+
+ArrowTreeScan::ArrowTreeScan(std::shared_ptr<const PyDataset> ds, TimeRange range, std::vector<std::string> devices,
+                             std::vector<std::string> measurements, size_t batch_rows, ArrowExportOptions options)
+    : ds_(std::move(ds)), batch_rows_(batch_rows), options_(std::move(options)) {
+  const Dataset& dataset = *ds_->dataset();
+  if (!MayHoldTreeModel(dataset)) {
+    throw py::value_error("scan_tree: no tree-model data in " +
+                          (dataset.files().size() == 1 ? dataset.files()[0].path
+                                                       : std::to_string(dataset.files().size()) + " files") +
+                          " (read its tables with scan)");
+  }
+  scan_.time_range = range;
+  if (!devices.empty()) {
+    scan_.select_device = [devices = std::move(devices)](std::string_view d) { return TreeDeviceSelected(devices, d); };
+  }
+  scan_.measurements = std::move(measurements);
+}
+
+void ArrowTreeScan::Export(ArrowArrayStream* out) const {
+  const Dataset* dataset = ds_->dataset().get();
+  std::shared_ptr<const void> owner;
+  TreeScanFn scan;
+  absl::StatusOr<std::vector<TreeSeriesInfo>> series;
+  {
+    py::gil_scoped_release released;  // the series' metadata is read here
+    if (ds_->iotdb() != nullptr) {
+      series = ds_->iotdb()->TreeSeries(scan_);
+      owner = ds_->iotdb();
+      scan = [iotdb = ds_->iotdb().get(), options = scan_](const TreePointsFn& consume) {
+        return iotdb->ScanTree(options, consume);
+      };
+    } else {
+      series = TreeSeriesOf(*dataset, scan_);
+      owner = ds_->dataset();
+      scan = [dataset, options = scan_](const TreePointsFn& consume) { return ScanTreePoints(*dataset, options, consume); };
+    }
+  }
+  std::vector<DataType> types;
+  for (const TreeSeriesInfo& s : Check(std::move(series), dataset)) {
+    if (!IsValidUtf8(s.device) || !IsValidUtf8(s.measurement)) {
+      RaiseCorrupt(dataset->files().size() == 1 ? dataset->files()[0].path : "the dataset",
+                   "a device or measurement name is not UTF-8: " + BytesRepr(s.device + "." + s.measurement));
+    }
+    types.push_back(s.type);
+  }
+  Check(ExportTreeArrowStream(std::move(owner), std::move(scan), std::move(types), batch_rows_, options_, out), dataset);
+}
+
+py::capsule ArrowTreeScan::Stream() const {
+  return StreamCapsule([this](ArrowArrayStream* out) { Export(out); });
+}
+
+py::capsule ArrowTreeScan::Schema() const {
+  return SchemaCapsule([this](ArrowArrayStream* out) { Export(out); });
 }
 
 }  // namespace tsread::python

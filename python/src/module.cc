@@ -36,7 +36,7 @@ std::optional<tsread::ArrowTimeUnit> TimeUnitOf(const std::string& unit) {
   if (unit == "us") return tsread::ArrowTimeUnit::kMicrosecond;
   if (unit == "ns") return tsread::ArrowTimeUnit::kNanosecond;
   if (unit == "int") return std::nullopt;
-  throw py::value_error("tsread.scan: time_unit is 's', 'ms', 'us', 'ns' or 'int', not '" + unit + "'");
+  throw py::value_error("time_unit is 's', 'ms', 'us', 'ns' or 'int', not '" + unit + "'");
 }
 
 // The value options of a read (python/tsread/__init__.py's spellings) as ConvertOptions.
@@ -133,6 +133,28 @@ PYBIND11_MODULE(_tsread, m) {
           "__arrow_c_stream__", [](const ArrowScan& scan, const py::object& /*requested_schema*/) { return scan.Stream(); },
           py::arg("requested_schema") = py::none())
       .def("__arrow_c_schema__", &ArrowScan::Schema);
+
+  py::class_<ArrowTreeScan>(m, "ArrowTreeScan")
+      .def(py::init([](std::shared_ptr<PyDataset> ds, std::optional<int64_t> start, std::optional<int64_t> end,
+                       std::vector<std::string> devices, std::vector<std::string> measurements, size_t batch_rows,
+                       const std::string& time_unit, bool names_as_dictionary) {
+             tsread::TimeRange range;
+             if (start) range.start = *start;
+             if (end) range.end = *end;
+             tsread::ArrowExportOptions options;
+             options.time_unit = TimeUnitOf(time_unit);
+             options.tags_as_dictionary = names_as_dictionary;
+             return std::make_unique<ArrowTreeScan>(std::move(ds), range, std::move(devices), std::move(measurements),
+                                                    batch_rows, std::move(options));
+           }),
+           py::arg("dataset"), py::arg("start") = py::none(), py::arg("end") = py::none(),
+           py::arg("devices") = std::vector<std::string>(), py::arg("measurements") = std::vector<std::string>(),
+           py::arg("batch_rows") = 0, py::arg("time_unit") = "ms", py::arg("names_as_dictionary") = false)
+      .def(
+          "__arrow_c_stream__",
+          [](const ArrowTreeScan& scan, const py::object& /*requested_schema*/) { return scan.Stream(); },
+          py::arg("requested_schema") = py::none())
+      .def("__arrow_c_schema__", &ArrowTreeScan::Schema);
 
   m.def(
       "plan_splits",

@@ -14,7 +14,7 @@
 #include "text_values.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/column_vector.h"
-#include "tsread/read/series_reader.h"
+#include "tsread/dataset/tree_points.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace py = pybind11;
@@ -63,10 +63,6 @@ py::str Name(const std::string& bytes, const std::string& file, const char* what
   return py::str(bytes);
 }
 
-bool Selected(const std::optional<std::set<std::string>>& names, const std::string& name) {
-  return !names.has_value() || names->count(name) > 0;
-}
-
 [[noreturn]] void NoTreeData(const Dataset& dataset) {
   std::string message = "read_tree: no tree-model data in ";
   message += dataset.files().size() == 1 ? dataset.files()[0].path
@@ -90,93 +86,65 @@ py::dict PointsDict(const py::list& devices, const py::list& measurements, const
   return out;
 }
 
+// Appends a series' non-null points to the four columns; `where` names the file in errors.
+class PointColumns {
+ public:
+  explicit PointColumns(InvalidUtf8 invalid_utf8) : invalid_utf8_(invalid_utf8) {}
+
+  // A TreePointsFn (dataset/tree_points.h) for points read from `where`.
+  TreePointsFn Append(const std::string& where) {
+    return [this, &where](std::string_view d, std::string_view m, const std::vector<int64_t>& t, const ColumnVector& v,
+                          size_t begin, size_t end) {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      const std::string name(d), measurement(m);
+      py::str device = Name(name, where, "device");
+      py::str series = Name(measurement, where, "measurement");
+      for (size_t r = begin; r < end; ++r) {
+        if (!v.IsValid(r)) continue;
+        py::object value = ValueAt(v, r, invalid_utf8_);
+        if (!value) RaiseInvalid(where, name, measurement, v, r, t[r]);
+        devices_.append(device);
+        measurements_.append(series);
+        times_.append(t[r]);
+        values_.append(value);
+      }
+      return absl::OkStatus();
+    };
+  }
+  py::dict Dict() const { return PointsDict(devices_, measurements_, times_, values_); }
+
+ private:
+  const InvalidUtf8 invalid_utf8_;
+  py::list devices_, measurements_, times_, values_;
+};
+
 }  // namespace
 
-// IoTDB data: each series merged (IotdbDataset::ScanTree), its non-null points.
-py::dict ReadMergedTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
+// The GIL is held throughout (Python objects are made as the points come): Ctrl-C is seen where
+// PointColumns checks signals.
+py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
   const Dataset& dataset = *ds.dataset();
-  py::list devices, measurements, times, values;
-  iotdb::TreeScanOptions options;
+  TreeScanOptions options;
   options.time_range = selection.range;
   if (selection.devices) {
     options.select_device = [&](std::string_view d) { return selection.devices->count(std::string(d)) > 0; };
   }
   if (selection.measurements) options.measurements.assign(selection.measurements->begin(), selection.measurements->end());
-  // The GIL is held throughout (Python objects are made as the points come).
-  const std::string where = dataset.files().size() == 1 ? dataset.files()[0].path : "the IoTDB data";
-  absl::Status status = ds.iotdb()->ScanTree(options, [&](std::string_view d, std::string_view m,
-                                                            const std::vector<int64_t>& t, const ColumnVector& v,
-                                                            size_t begin, size_t end) {
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    const std::string name(d), measurement(m);
-    py::str device = Name(name, where, "device");
-    py::str series = Name(measurement, where, "measurement");
-    for (size_t r = begin; r < end; ++r) {
-      if (!v.IsValid(r)) continue;
-      py::object value = ValueAt(v, r, invalid_utf8);
-      if (!value) RaiseInvalid(where, name, measurement, v, r, t[r]);
-      devices.append(device);
-      measurements.append(series);
-      times.append(t[r]);
-      values.append(value);
-    }
-    return absl::OkStatus();
-  });
-  Check(status, &dataset);
-  return PointsDict(devices, measurements, times, values);
-}
-
-py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8) {
-  if (ds.iotdb() != nullptr) return ReadMergedTree(ds, selection, invalid_utf8);
-  const Dataset& dataset = *ds.dataset();
-  if (std::none_of(dataset.files().begin(), dataset.files().end(),
-                   [](const DatasetFile& f) { return f.has_tree_model; })) {
-    NoTreeData(dataset);
+  PointColumns columns(invalid_utf8);
+  if (ds.iotdb() != nullptr) {  // each series merged (IotdbDataset::ScanTree)
+    const std::string where = dataset.files().size() == 1 ? dataset.files()[0].path : "the IoTDB data";
+    Check(ds.iotdb()->ScanTree(options, columns.Append(where)), &dataset);
+    return columns.Dict();
   }
-  py::list devices, measurements, times, values;
+  if (!MayHoldTreeModel(dataset)) NoTreeData(dataset);
+  // File after file, each file's points by device, measurement and time (dataset/tree_points.h).
   for (size_t i = 0; i < dataset.files().size(); ++i) {
-    if (!dataset.files()[i].has_tree_model) continue;
-    const std::string& path = dataset.files()[i].path;
+    const DatasetFile& file = dataset.files()[i];
+    if (file.status.ok() && !file.has_tree_model) continue;
     std::shared_ptr<const TsFileReader> reader = Check(dataset.OpenFile(i), &dataset);
-    std::vector<std::pair<std::string, DeviceLocation>> found;
-    for (const std::string& index : reader->TreeIndexNames()) {
-      DeviceIterator it = Check(reader->Devices(index), &dataset);
-      while (const DeviceEntry* entry = Check(it.Next(), &dataset)) found.emplace_back(entry->id.ToString(), entry->location);
-    }
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [name, location] : found) {
-      if (!Selected(selection.devices, name)) continue;
-      std::vector<TimeseriesMetadata> series = Check(reader->ReadTimeseries(location), &dataset);
-      std::vector<std::string> names;
-      for (const TimeseriesMetadata& tsm : series) {
-        if (!tsm.is_time_column() && Selected(selection.measurements, tsm.measurement)) {
-          names.push_back(tsm.measurement);
-        }
-      }
-      std::sort(names.begin(), names.end());
-      py::str device = Name(name, path, "device");
-      for (const std::string& measurement : names) {
-        std::unique_ptr<SeriesReader> points =
-            Check(SeriesReader::Create(*reader, name, series, measurement, selection.range), &dataset);
-        py::str m = Name(measurement, path, "measurement");
-        while (const SeriesBatch* batch = Check(points->Next(), &dataset)) {
-          // The GIL is held throughout: Ctrl-C is seen only where signals are checked.
-          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-          const ColumnVector& v = batch->values;
-          for (size_t r = 0; r < batch->times.size(); ++r) {
-            if (!v.IsValid(r)) continue;
-            py::object value = ValueAt(v, r, invalid_utf8);
-            if (!value) RaiseInvalid(path, name, measurement, v, r, batch->times[r]);
-            devices.append(device);
-            measurements.append(m);
-            times.append(batch->times[r]);
-            values.append(value);
-          }
-        }
-      }
-    }
+    Check(WithFileName(ScanTreePointsOfFile(*reader, options, columns.Append(file.path)), file.path), &dataset);
   }
-  return PointsDict(devices, measurements, times, values);
+  return columns.Dict();
 }
 
 }  // namespace tsread::python

@@ -286,3 +286,86 @@ def test_argument_errors_raise_at_scan_and_data_errors_end_the_stream(fixtures, 
         rows, _, error = read_stream(stream_of(capsule))
         assert error is not None and error[0] == errno.EIO
         assert b"damaged.tsfile" in error[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# scan_tree(): tree-model points in long form, one value column per type.
+
+_VALUE_CHECKS = {  # value column -> how the CSV's text (w.value) equals it
+    "value_boolean": "g.value_boolean = CAST(w.value AS BOOLEAN)",
+    "value_int32": "g.value_int32 = CAST(w.value AS INTEGER)",
+    "value_int64": "g.value_int64 = CAST(w.value AS BIGINT)",
+    "value_timestamp": "g.value_timestamp = CAST(w.value AS BIGINT)",  # time_unit="int"
+    "value_float": "g.value_float = CAST(w.value AS FLOAT)",
+    "value_double": "g.value_double = CAST(w.value AS DOUBLE)",
+    "value_date": "year(g.value_date) * 10000 + month(g.value_date) * 100 + day(g.value_date) = CAST(w.value AS INTEGER)",
+    "value_text": "g.value_text = w.value",
+    "value_string": "g.value_string = w.value",
+    "value_blob": "'0x' || lower(hex(g.value_blob)) = w.value",
+}
+
+
+def tree_differences(db, csv):
+    """(points in got, points in the CSV, points of got whose value is not the CSV's or missing)."""
+    path = str(csv).replace("'", "''")
+    db.execute(f"CREATE TABLE want AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true, "
+               "allow_quoted_nulls = false, delim = ',', quote = '\"', escape = '\"')")
+    columns = [c for c in _VALUE_CHECKS if db.scalar(
+        f"SELECT count(*) FROM information_schema.columns WHERE table_name = 'got' AND column_name = '{c}'")]
+    one_set = " + ".join(f"CAST(g.{c} IS NOT NULL AS INTEGER)" for c in columns)
+    matches = " OR ".join(f"(g.{c} IS NOT NULL AND {_VALUE_CHECKS[c]})" for c in columns)
+    joined = ("FROM got g JOIN want w ON g.device = w.device AND g.measurement = w.measurement "
+              "AND g.time = CAST(w.time AS BIGINT)")
+    matched = db.scalar(f"SELECT count(*) {joined} WHERE ({one_set}) = 1 AND ({matches})")
+    return db.scalar("SELECT count(*) FROM got"), db.scalar("SELECT count(*) FROM want"), \
+        db.scalar("SELECT count(*) FROM got") - matched
+
+
+@pytest.mark.parametrize("stem", ["tree_nonaligned", "tree_aligned", "tree_depths", "v3_sample"])
+def test_every_tree_fixture_reaches_duckdb_as_its_csv(fixtures, duckdb, stem):
+    duckdb.load("got", tsread.scan_tree(fixtures / f"{stem}.tsfile", time_unit="int", batch_rows=1000))
+    got, want, different = tree_differences(duckdb, fixtures / f"{stem}.tree.csv")
+    assert (got, different) == (want, 0)
+
+
+def test_iotdb_tree_points_reach_duckdb_as_iotdb_answers(fixtures, duckdb):
+    path = fixtures / "iotdb_datadir"
+    with tsread.open(path) as f:
+        duckdb.load("got", f.scan_tree(time_unit="int"))
+    got, want, different = tree_differences(duckdb, path / "expected" / "tree.csv")
+    assert (got, different) == (want, 0)
+
+
+def test_scan_tree_selects_devices_by_prefix_measurements_and_times(fixtures):
+    path = fixtures / "tree_depths.tsfile"
+    header, rows = parse_csv(fixtures / "tree_depths.tree.csv")
+    device = rows[0][0]
+    prefix = device.rsplit(".", 1)[0]
+    measurement = rows[0][1]
+    below = [r for r in rows if (r[0] == prefix or r[0].startswith(prefix + ".")) and r[1] == measurement]
+    t0 = int(below[0][2])
+    expected = sum(1 for r in below if int(r[2]) >= t0 + 1)
+    reader = tsread.scan_tree(path, start=t0 + 1, devices=[prefix], measurements=measurement, batch_rows=5,
+                              names_as_dictionary=True)
+    capsule = reader.__arrow_c_schema__()  # kept while read
+    names = children(schema_of(capsule))
+    assert names[:3] == [("time", "tsm:"), ("device", "i"), ("measurement", "i")]
+    assert len(names) == 4 and names[3][0].startswith("value_")
+    capsule = reader.__arrow_c_stream__()
+    rows_read, batches, error = read_stream(stream_of(capsule))
+    assert (rows_read, error) == (expected, None)
+    assert batches >= (expected + 4) // 5
+
+
+def test_scan_tree_argument_errors(fixtures):
+    with pytest.raises(ValueError, match="no tree-model data"):
+        tsread.scan_tree(fixtures / "table_multi.tsfile")
+    path = fixtures / "tree_aligned.tsfile"
+    with pytest.raises(ValueError, match="time_unit"):
+        tsread.scan_tree(path, time_unit="minutes")
+    with pytest.raises(ValueError, match="batch_rows"):
+        tsread.scan_tree(path, batch_rows=0)
+    with pytest.raises(ValueError, match="after end"):
+        tsread.scan_tree(path, start=10, end=5)
+    with pytest.raises(TypeError, match="devices"):
+        tsread.scan_tree(path, devices=[1])

@@ -32,7 +32,7 @@ from . import _aggregates, _args, _arrow, _frame
 from ._tsread import CorruptFileError, UnsupportedFileError
 from . import _tsread
 
-__all__ = ["open", "read_table", "iter_batches", "scan", "ArrowReader", "read_tree", "aggregate", "last", "aggregate_tree", "last_tree", "TsFile", "CorruptFileError",
+__all__ = ["open", "read_table", "iter_batches", "scan", "ArrowReader", "read_tree", "scan_tree", "aggregate", "last", "aggregate_tree", "last_tree", "TsFile", "CorruptFileError",
            "UnsupportedFileError", "__version__"]
 __version__ = _tsread.__version__
 ArrowReader = _arrow.ArrowReader
@@ -102,6 +102,10 @@ class TsFile:
     def scan(self, table=None, columns=None, start=None, end=None, tags=None, threads=1, **options):
         """tsread.scan() on this open file or dataset: an ArrowReader."""
         return scan(self, table, columns, start, end, tags, threads, **options)
+
+    def scan_tree(self, start=None, end=None, devices=None, measurements=None, **options):
+        """tsread.scan_tree() on this open file or dataset: an ArrowReader."""
+        return scan_tree(self, start, end, devices, measurements, **options)
 
     def devices(self, table=None):
         """The table's devices, each as {tag column: value or None}, each once."""
@@ -344,6 +348,35 @@ def scan(path, table=None, columns=None, start=None, end=None, tags=None, thread
                                time_unit=time_unit, tags_as_dictionary=bool(tags_as_dictionary),
                                file_column=file_column or "", **args)
     return ArrowReader(reader, f"table={table!r}, columns={columns!r}")
+
+
+def scan_tree(path, start=None, end=None, devices=None, measurements=None, *, batch_rows=None, time_unit="ms",
+              names_as_dictionary=False, skip_unreadable=False, raw=False, database=None, ignore_errors=False):
+    """Tree-model points as an ArrowReader (the Arrow PyCapsule interface, as scan()), in long
+    form: time, device, measurement, then one column per data type of the selected series,
+    "value_<type>" (value_int64, value_double, ...; each row fills its series' type's column, the
+    others are null), one row per non-null point, by device, measurement and time (IoTDB data:
+    each series merged as IoTDB answers it; files as written: file after file).
+
+    start/end (inclusive) as read_tree's. devices: a device path ("root.sg1.d1") or a prefix
+    ending at a level ("root.sg1": every device below it), or a list of them, as the CLI's
+    `cat --tree --devices`; measurements: a name or a list; None: all. batch_rows: most points
+    per batch (None: 65536; a batch holds one series). time_unit: as scan(). names_as_dictionary:
+    device and measurement as dictionary<int32, string>. skip_unreadable, raw, database,
+    ignore_errors: as read_tree. A dataset without tree-model data is a ValueError.
+    """
+    if batch_rows is not None:
+        batch_rows = _positive("scan_tree", "batch_rows", batch_rows)
+    start_ms, end_ms = _args.to_ms(start), _args.to_ms(end)
+    if start_ms is not None and end_ms is not None and start_ms > end_ms:
+        raise ValueError(f"scan_tree: start {start!r} is after end {end!r}")
+    devices = _names("scan_tree", "devices", devices)
+    measurements = _names("scan_tree", "measurements", measurements)
+    ds = _dataset(path, skip_unreadable, "scan_tree", _iotdb(raw, database, ignore_errors))
+    reader = _tsread.ArrowTreeScan(ds._dataset(), start=start_ms, end=end_ms, devices=sorted(devices or ()),
+                                   measurements=sorted(measurements or ()), batch_rows=batch_rows or 0,
+                                   time_unit=time_unit, names_as_dictionary=bool(names_as_dictionary))
+    return ArrowReader(reader, f"tree, devices={devices!r}, measurements={measurements!r}")
 
 
 def _names(function, name, value):

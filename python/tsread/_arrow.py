@@ -1,4 +1,4 @@
-"""tsread.scan()'s reader: a scan exported through the Arrow PyCapsule interface.
+"""tsread.scan()'s and tsread.scan_tree()'s reader: a scan exported through the Arrow PyCapsule interface.
 
     import pyarrow as pa, polars as pl, duckdb
     r = tsread.scan("data/", table="weather", columns=["region", "temperature"], filters=[("temperature", ">", 20)])
@@ -11,12 +11,13 @@ Each consumer call starts a new scan of the same rows (the reader can be read an
 times). The batches' buffers are handed over, not copied. Arrow types: time and TIMESTAMP as
 timestamp[ms] (time_unit), TAG as string (or dictionary<int32, string>), BOOLEAN bool, INT32
 int32, INT64 int64, FLOAT float32, DOUBLE float64, TEXT/STRING string (a value that is not UTF-8
-ends the stream with an error), BLOB binary, DATE date32, ATTRIBUTE string (null).
+ends the stream with an error), BLOB binary, DATE date32, ATTRIBUTE string (null). scan_tree():
+time, device and measurement, then value_<type> columns of those types, one per type of the series read.
 """
 
 
 class ArrowReader:
-    """A table scan as an Arrow stream: pass it to any library that takes Arrow PyCapsule
+    """A table or tree-model scan as an Arrow stream: pass it to any library that takes Arrow PyCapsule
     objects (pyarrow, Polars, DuckDB, nanoarrow, ...)."""
 
     def __init__(self, scan, description):

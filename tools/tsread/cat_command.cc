@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -21,7 +22,7 @@
 #include "row_writer.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/dataset/merged_scan.h"
-#include "tsread/read/series_reader.h"
+#include "tsread/dataset/tree_points.h"
 
 namespace tsread::cli {
 namespace {
@@ -153,19 +154,25 @@ int CatIotdbTable(const iotdb::IotdbDataset& dataset, const Args& args, const Ca
   return kOk;
 }
 
-// Tree points of IoTDB data: each series merged (iotdb_dataset.h).
-int CatIotdbTree(const iotdb::IotdbDataset& dataset, const CatOptions& cat) {
+// The tree selection of `cat --tree` (devices by path or prefix).
+TreeScanOptions TreeOptionsOf(const CatOptions& cat) {
+  TreeScanOptions options;
+  options.select_device = [&cat](std::string_view device) { return TreeDeviceSelected(cat.devices, device); };
+  options.measurements = cat.measurements;
+  options.time_range = cat.range;
+  return options;
+}
+
+// Tree-model points as `scan` delivers them: IoTDB data's series merged (iotdb_dataset.h), or
+// files as written, file after file (dataset/tree_points.h).
+int CatTreePoints(const std::function<absl::Status(const TreePointsFn&)>& scan, const CatOptions& cat) {
   BlockOutput out;
   RowWriter writer(cat.format, cat.time_format, {"device", "measurement", "time", "value"}, out);
   writer.Header();
   RowBudget budget(cat.limit);
-  iotdb::TreeScanOptions options;
-  options.select_device = [&](std::string_view device) { return TreeDeviceSelected(cat.devices, device); };
-  options.measurements = cat.measurements;
-  options.time_range = cat.range;
-  absl::Status status = dataset.ScanTree(options, [&](std::string_view device, std::string_view measurement,
-                                                      const std::vector<int64_t>& times, const ColumnVector& values,
-                                                      size_t begin, size_t end) {
+  absl::Status status = scan([&](std::string_view device, std::string_view measurement,
+                                 const std::vector<int64_t>& times, const ColumnVector& values, size_t begin,
+                                 size_t end) {
     for (size_t r = begin; r < end && !budget.done(); ++r) {
       if (!values.IsValid(r)) continue;
       writer.Name(device);
@@ -177,89 +184,10 @@ int CatIotdbTree(const iotdb::IotdbDataset& dataset, const CatOptions& cat) {
     }
     return budget.done() ? absl::CancelledError("limit") : absl::OkStatus();
   });
-  if (absl::IsCancelled(status) && status.message() == kOutputFailed) return kIoError;
+  if (absl::IsCancelled(status) && status.message() == kOutputFailed) return kIoError;  // FinishOutput reports it
   if (!status.ok() && !(absl::IsCancelled(status) && budget.done())) {
     out.Flush();
     return Fail(status);
-  }
-  return kOk;
-}
-
-struct TreeDevice {
-  std::string name;
-  DeviceLocation location;
-};
-
-absl::Status CatTreeDevice(const TsFileReader& reader, const TreeDevice& device, const CatOptions& cat,
-                           RowWriter& writer, RowBudget& budget) {
-  absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader.ReadTimeseries(device.location);
-  if (!series.ok()) return series.status();
-  std::vector<std::string> measurements;
-  for (const TimeseriesMetadata& tsm : *series) {
-    if (tsm.is_time_column()) continue;
-    if (!cat.measurements.empty() &&
-        std::find(cat.measurements.begin(), cat.measurements.end(), tsm.measurement) == cat.measurements.end()) {
-      continue;
-    }
-    measurements.push_back(tsm.measurement);
-  }
-  std::sort(measurements.begin(), measurements.end());
-  for (const std::string& measurement : measurements) {
-    absl::StatusOr<std::unique_ptr<SeriesReader>> points =
-        SeriesReader::Create(reader, device.name, *series, measurement, cat.range);
-    if (!points.ok()) return points.status();
-    while (!budget.done()) {
-      absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
-      if (!batch.ok()) return batch.status();
-      if (*batch == nullptr) break;
-      const SeriesBatch& b = **batch;
-      for (size_t r = 0; r < b.times.size() && !budget.done(); ++r) {
-        if (!b.values.IsValid(r) || !cat.range.Contains(b.times[r])) continue;
-        writer.Name(device.name);
-        writer.Name(measurement);
-        writer.Time(b.times[r]);
-        writer.Value(b.values, r);
-        budget.Take();
-        if (!writer.EndRow()) return absl::CancelledError(kOutputFailed);
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CatTree(const TsFileReader& reader, const CatOptions& cat, RowWriter& writer, RowBudget& budget) {
-  std::vector<TreeDevice> devices;
-  for (const std::string& index : reader.TreeIndexNames()) {
-    absl::Status s = reader.ForEachDevice(index, [&](const DeviceEntry& entry) {
-      std::string name = entry.id.ToString();
-      if (TreeDeviceSelected(cat.devices, name)) devices.push_back({std::move(name), entry.location});
-      return absl::OkStatus();
-    });
-    if (!s.ok()) return s;
-  }
-  // The contract orders points by device string (index order is segment-wise, §6.4).
-  std::stable_sort(devices.begin(), devices.end(), [](const TreeDevice& a, const TreeDevice& b) { return a.name < b.name; });
-  for (const TreeDevice& device : devices) {
-    if (budget.done()) break;
-    if (absl::Status s = CatTreeDevice(reader, device, cat, writer, budget); !s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
-
-// Every file's tree-model points, file after file.
-int CatTrees(const Dataset& dataset, const CatOptions& cat) {
-  BlockOutput out;
-  RowWriter writer(cat.format, cat.time_format, {"device", "measurement", "time", "value"}, out);
-  writer.Header();
-  RowBudget budget(cat.limit);
-  for (size_t f = 0; f < dataset.files().size() && !budget.done(); ++f) {
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    absl::Status status = reader.ok() ? CatTree(**reader, cat, writer, budget) : reader.status();
-    if (status.message() == kOutputFailed && absl::IsCancelled(status)) return kIoError;  // FinishOutput reports it
-    if (!status.ok()) {
-      out.Flush();
-      return Fail(WithFileName(status, dataset.files()[f].path));
-    }
   }
   return kOk;
 }
@@ -308,7 +236,11 @@ int RunCat(const Args& args) {
   if (!cat.ok()) return Fail(cat.status());  // InvalidArgument: a usage error
   absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
   if (!iotdb_data.ok()) return Fail(iotdb_data.status());
-  if (*iotdb_data != nullptr) return tree ? CatIotdbTree(**iotdb_data, *cat) : CatIotdbTable(**iotdb_data, args, *cat);
+  if (*iotdb_data != nullptr && tree) {
+    const iotdb::IotdbDataset& data = **iotdb_data;
+    return CatTreePoints([&](const TreePointsFn& consume) { return data.ScanTree(TreeOptionsOf(*cat), consume); }, *cat);
+  }
+  if (*iotdb_data != nullptr) return CatIotdbTable(**iotdb_data, args, *cat);
   if (absl::Status unused = CheckIotdbFlagsUnused(args); !unused.ok()) return Fail(unused);
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenInputs(args);
   if (!dataset.ok()) return Fail(dataset.status());
@@ -317,16 +249,15 @@ int RunCat(const Args& args) {
                                       [](const DatasetFile& f) { return f.has_tree_model; });
     if (has_tree) return UsageError("the input has no table-model table; use --tree for its tree-model points");
   }
-  if (tree) {
-    const bool has_tree = std::any_of((*dataset)->files().begin(), (*dataset)->files().end(),
-                                      [](const DatasetFile& f) { return !f.status.ok() || f.has_tree_model; });
-    const std::vector<std::string> tables = (*dataset)->TableNames();
-    if (!has_tree && !tables.empty()) {
-      return UsageError(absl::StrCat("the input has no tree-model data; read its tables with --table (tables: ",
-                                     absl::StrJoin(tables, ", "), ")"));
-    }
+  if (!tree) return CatTable(**dataset, args, *cat);
+  const std::vector<std::string> tables = (*dataset)->TableNames();
+  if (!MayHoldTreeModel(**dataset) && !tables.empty()) {
+    return UsageError(absl::StrCat("the input has no tree-model data; read its tables with --table (tables: ",
+                                   absl::StrJoin(tables, ", "), ")"));
   }
-  return tree ? CatTrees(**dataset, *cat) : CatTable(**dataset, args, *cat);
+  const Dataset& files = **dataset;
+  return CatTreePoints([&](const TreePointsFn& consume) { return ScanTreePoints(files, TreeOptionsOf(*cat), consume); },
+                       *cat);
 }
 
 }  // namespace tsread::cli

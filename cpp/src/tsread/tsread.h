@@ -26,7 +26,8 @@
  * timestamp in the unit asked for (or int64), TAG and ATTRIBUTE -> utf8 (or dictionary<int32,
  * utf8>), BOOLEAN -> bool, INT32 -> int32, INT64 -> int64, FLOAT -> float32, DOUBLE -> float64,
  * TEXT/STRING -> utf8 (values that are not UTF-8 fail the stream), BLOB -> binary, DATE -> date32.
- * Each batch is a struct array: time first, then the columns in the order asked.
+ * Each batch is a struct array: time first, then the columns in the order asked. Tree-model points:
+ * tsread_scan_tree.
  */
 #ifndef TSREAD_TSREAD_H_
 #define TSREAD_TSREAD_H_
@@ -191,6 +192,36 @@ TSREAD_C_API void tsread_scan_options_init(tsread_scan_options* options);
  * stream keeps the files open; release it with out->release. `options` may be NULL. */
 TSREAD_C_API tsread_code tsread_scan(const tsread_source* source, const tsread_scan_options* options,
                                      struct ArrowArrayStream* out, tsread_error** error);
+
+/* ---- Scanning tree-model points into an Arrow C stream ---- */
+
+typedef struct tsread_tree_scan_options {
+  uint32_t struct_size;             /* sizeof(tsread_tree_scan_options), set by tsread_tree_scan_options_init */
+  const char* const* devices;       /* each a device path ("root.sg1.d1") or a prefix ending at a level ("root.sg1":
+                                       every device below it), as `tsread cat --tree --devices`; NULL: every device */
+  size_t n_devices;
+  const char* const* measurements;  /* measurement names; NULL: every measurement */
+  size_t n_measurements;
+  int64_t start, end;               /* points with start <= time <= end; INT64_MIN and INT64_MAX by default */
+  size_t batch_rows;                /* most points per batch; 0: 65536 */
+  int time_unit;                    /* a tsread_time_unit, of time and TIMESTAMP values; TSREAD_TIME_MILLISECOND by default */
+  int names_as_dictionary;          /* device and measurement as dictionary<int32, utf8> */
+} tsread_tree_scan_options;
+
+/* Sets every option to its default. */
+TSREAD_C_API void tsread_tree_scan_options_init(tsread_tree_scan_options* options);
+
+/* Fills `out` with a stream over the tree-model points of the source in long form, one row per
+ * non-null point: time, device (utf8, the path as `tsread cat --tree` prints it), measurement (utf8),
+ * then one column per data type of the selected series, named "value_<type>" in lower case in the
+ * order of tsread_data_type ("value_int64", "value_double", ...): a row fills its series' type's
+ * column, the others are null. Points by device path, measurement and time (files as written: file
+ * after file; IoTDB data: each series merged as IoTDB answers it); a batch holds one series. The
+ * schema is known before the first point: the selected series' metadata is read here. A source
+ * without tree-model data is TSREAD_INVALID_ARGUMENT. The points are read on a thread of the stream
+ * while the consumer works; releasing the stream stops it. `options` may be NULL. */
+TSREAD_C_API tsread_code tsread_scan_tree(const tsread_source* source, const tsread_tree_scan_options* options,
+                                          struct ArrowArrayStream* out, tsread_error** error);
 
 #ifdef __cplusplus
 }

@@ -130,14 +130,6 @@ TEST(TreeAggregateTest, StatisticsAnswerWholeSeriesAndSelectionsPickSeries) {
   EXPECT_EQ(selected.series[0].values.count(), whole.series.front().values.count());
 }
 
-TEST(TreeAggregateTest, DevicesSelectExactlyOrBelowAPrefix) {
-  EXPECT_TRUE(TreeDeviceSelected({}, "root.sg.d1"));
-  EXPECT_TRUE(TreeDeviceSelected({"root.sg.d1"}, "root.sg.d1"));
-  EXPECT_TRUE(TreeDeviceSelected({"root.sg"}, "root.sg.d1"));
-  EXPECT_FALSE(TreeDeviceSelected({"root.sg"}, "root.sgx.d1"));
-  EXPECT_FALSE(TreeDeviceSelected({"root.sg.d1"}, "root.sg"));
-}
-
 TEST(TreeAggregateTest, TableModelDataIsAnErrorNamingItsTables) {
   std::unique_ptr<Dataset> dataset = Dataset::Open({testing::FixturePath("table_alltypes.tsfile")}).value();
   absl::StatusOr<TreeAggregate> got = AggregateTree(*dataset, {});

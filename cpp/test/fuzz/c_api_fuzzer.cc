@@ -2,7 +2,9 @@
 // in-memory file — or, when it starts with "F", a predicate text up to the first newline and the
 // file after it. Opened with tsread_open_memory, every table listed and its columns read, then
 // scanned into Arrow streams (all columns; the predicate text, a small batch size, TAG
-// dictionaries and a file column; two unordered threads) and every array of every stream walked.
+// dictionaries and a file column; two unordered threads) and every array of every stream walked;
+// then its tree-model points (every series; one measurement named by the predicate line, in
+// batches of 5, names as dictionaries).
 // Must return codes and messages for any input: never crash, leak or hang.
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +73,29 @@ void ScanTable(const tsread_source* source, const char* table, const std::string
   }
 }
 
+void ScanTree(const tsread_source* source, const std::string& measurement) {
+  for (int variant = 0; variant < 2; ++variant) {
+    tsread_tree_scan_options options;
+    tsread_tree_scan_options_init(&options);
+    const char* measurements[] = {measurement.c_str()};
+    if (variant == 1) {
+      options.measurements = measurement.empty() ? nullptr : measurements;
+      options.n_measurements = measurement.empty() ? 0 : 1;
+      options.batch_rows = 5;
+      options.names_as_dictionary = 1;
+      options.start = 0;
+    }
+    ArrowArrayStream stream;
+    tsread_error* error = nullptr;
+    if (tsread_scan_tree(source, &options, &stream, &error) == TSREAD_OK) {
+      Drain(stream);
+    } else {
+      (void)tsread_error_message(error);
+      tsread_error_free(error);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -90,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   for (size_t t = 0; t < tsread_table_count(source); ++t) ScanTable(source, tsread_table_name(source, t), filter);
+  ScanTree(source, filter);
   tsread_source_free(source);
   return 0;
 }

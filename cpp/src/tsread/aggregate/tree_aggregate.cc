@@ -113,13 +113,6 @@ absl::Status AggregateFile(const TsFileReader& reader, const std::string& path, 
 
 }  // namespace
 
-bool TreeDeviceSelected(const std::vector<std::string>& selection, std::string_view device) {
-  if (selection.empty()) return true;
-  return std::any_of(selection.begin(), selection.end(), [&](const std::string& s) {
-    return device == s || (device.size() > s.size() && device.substr(0, s.size()) == s && device[s.size()] == '.');
-  });
-}
-
 absl::StatusOr<TreeAggregate> AggregateTree(const Dataset& dataset, const TreeAggregateOptions& options) {
   const std::vector<DatasetFile>& files = dataset.files();
   if (std::none_of(files.begin(), files.end(), [](const DatasetFile& f) { return f.has_tree_model; })) {

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/aggregate/column_aggregate.h"
 #include "tsread/dataset/dataset.h"
+#include "tsread/dataset/tree_points.h"  // TreeDeviceSelected
 #include "tsread/read/aligned_device_reader.h"  // TimeRange
 
 namespace tsread {
@@ -26,9 +27,6 @@ struct TreeAggregateOptions {
   std::vector<std::string> devices;
   std::set<std::string> measurements;  // empty: every measurement
 };
-
-// Whether `selection` (TreeAggregateOptions::devices, `cat --tree --devices`) selects `device`.
-bool TreeDeviceSelected(const std::vector<std::string>& selection, std::string_view device);
 
 struct SeriesAggregate {
   std::string device;       // as `cat --tree` prints it

@@ -25,6 +25,7 @@
 #include "tsread/arrow/c_data_interface.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/dataset/merged_scan.h"
+#include "tsread/dataset/tree_points.h"
 #include "tsread/read/table_scanner.h"
 
 namespace tsread {
@@ -58,6 +59,20 @@ absl::Status ExportArrowStream(std::shared_ptr<const Dataset> dataset, std::shar
 // thread). `owner` keeps alive what the scanner reads (its dataset, e.g. an IoTDB data set).
 absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_ptr<const MergedScanner> scanner,
                                const ArrowExportOptions& options, ArrowArrayStream* out);
+
+// Tree-model points (dataset/tree_points.h) in long form: time, device (utf8, the path as
+// `cat --tree` prints it), measurement (utf8; both dictionary<int32, utf8> with
+// tags_as_dictionary), then one column per data type among `value_types` (the selected series'
+// types, TreeSeriesOf / IotdbDataset::TreeSeries), named "value_<type>" in lower case and in type
+// code order ("value_int64", "value_double", ...); each row is one non-null point and fills the
+// column of its series' type, the others null. Batches hold one series each, at most `batch_rows`
+// points (0: 65536). `scan` (e.g. ScanTreePoints over a dataset, or an IoTDB data set's merged
+// ScanTree) runs on a thread of the stream while the consumer works, a few arrays ahead;
+// releasing the stream stops it. `owner` keeps alive what `scan` reads. options.file_column is
+// not supported (InvalidArgument).
+using TreeScanFn = std::function<absl::Status(const TreePointsFn&)>;
+absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeScanFn scan, std::vector<DataType> value_types,
+                                   size_t batch_rows, const ArrowExportOptions& options, ArrowArrayStream* out);
 
 }  // namespace tsread
 

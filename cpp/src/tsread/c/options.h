@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +30,19 @@ absl::StatusOr<Options> OptionsFrom(const Options* given, void (*init)(Options*)
   std::memcpy(&options, given, std::min<size_t>(given->struct_size, sizeof(options)));
   options.struct_size = sizeof(options);
   return options;
+}
+
+// A C array of `n` strings (`what` names it in errors, e.g. "tsread_scan: columns"): NULL with
+// n > 0, or a NULL entry, is InvalidArgument.
+inline absl::StatusOr<std::vector<std::string>> StringsFrom(const char* const* values, size_t n, std::string_view what) {
+  const absl::string_view name(what.data(), what.size());
+  if (values == nullptr && n > 0) return absl::InvalidArgumentError(absl::StrCat(name, " is NULL"));
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat(name, "[", i, "] is NULL"));
+    out.emplace_back(values[i]);
+  }
+  return out;
 }
 
 }  // namespace tsread::c_api

@@ -25,11 +25,7 @@ constexpr int kMostThreads = 256;
 absl::StatusOr<DatasetScanOptions> DatasetOptionsOf(const tsread_scan_options& o) {
   DatasetScanOptions out;
   if (o.table != nullptr) out.table = o.table;
-  if (o.columns == nullptr && o.n_columns > 0) return absl::InvalidArgumentError("tsread_scan: columns is NULL");
-  for (size_t i = 0; i < o.n_columns; ++i) {
-    if (o.columns[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("tsread_scan: column ", i, " is NULL"));
-    out.columns.emplace_back(o.columns[i]);
-  }
+  TSREAD_ASSIGN_OR_RETURN(out.columns, StringsFrom(o.columns, o.n_columns, "tsread_scan: columns"));
   out.time_range.start = o.start;
   out.time_range.end = o.end;
   if (o.filter != nullptr) {
@@ -47,15 +43,7 @@ absl::StatusOr<DatasetScanOptions> DatasetOptionsOf(const tsread_scan_options& o
 
 absl::StatusOr<ArrowExportOptions> ExportOptionsOf(const tsread_scan_options& o) {
   ArrowExportOptions out;
-  switch (o.time_unit) {
-    case TSREAD_TIME_INT64: out.time_unit.reset(); break;
-    case TSREAD_TIME_SECOND: out.time_unit = ArrowTimeUnit::kSecond; break;
-    case TSREAD_TIME_MILLISECOND: out.time_unit = ArrowTimeUnit::kMillisecond; break;
-    case TSREAD_TIME_MICROSECOND: out.time_unit = ArrowTimeUnit::kMicrosecond; break;
-    case TSREAD_TIME_NANOSECOND: out.time_unit = ArrowTimeUnit::kNanosecond; break;
-    default:
-      return absl::InvalidArgumentError(absl::StrCat("tsread_scan: time_unit ", o.time_unit, " is not a tsread_time_unit"));
-  }
+  TSREAD_ASSIGN_OR_RETURN(out.time_unit, ArrowTimeUnitOf(o.time_unit, "tsread_scan"));
   out.tags_as_dictionary = o.tags_as_dictionary != 0;
   if (o.file_column != nullptr) {
     out.file_column = o.file_column;
@@ -106,6 +94,19 @@ absl::Status ScanDataset(const tsread_source& source, DatasetScanOptions options
 }
 
 }  // namespace
+
+absl::StatusOr<std::optional<ArrowTimeUnit>> ArrowTimeUnitOf(int time_unit, std::string_view function) {
+  switch (time_unit) {
+    case TSREAD_TIME_INT64: return std::nullopt;
+    case TSREAD_TIME_SECOND: return ArrowTimeUnit::kSecond;
+    case TSREAD_TIME_MILLISECOND: return ArrowTimeUnit::kMillisecond;
+    case TSREAD_TIME_MICROSECOND: return ArrowTimeUnit::kMicrosecond;
+    case TSREAD_TIME_NANOSECOND: return ArrowTimeUnit::kNanosecond;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat(ToAbsl(function), ": time_unit ", time_unit, " is not a tsread_time_unit"));
+  }
+}
 
 absl::StatusOr<std::vector<ColumnSchema>> ColumnsOf(const tsread_source& source, std::string_view table) {
   DatasetScanOptions options;

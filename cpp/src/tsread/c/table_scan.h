@@ -3,14 +3,20 @@
 #ifndef TSREAD_C_TABLE_SCAN_H_
 #define TSREAD_C_TABLE_SCAN_H_
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tsread/arrow/arrow_stream.h"
 #include "tsread/c/source.h"
 #include "tsread/format/table_schema.h"
 
 namespace tsread::c_api {
+
+// A tsread_time_unit as the Arrow export's (nullopt: int64); InvalidArgument naming `function` for
+// another value.
+absl::StatusOr<std::optional<ArrowTimeUnit>> ArrowTimeUnitOf(int time_unit, std::string_view function);
 
 // The columns of `table` (empty: the only one) as a scan of it would see them: reconciled across
 // the files, IoTDB data's for its database.

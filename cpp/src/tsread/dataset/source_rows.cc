@@ -48,19 +48,6 @@ void CopyValidity(const ColumnVector& from, size_t begin, size_t count, ColumnVe
   }
 }
 
-// Calls fn(values member) for a fixed-width column, fn(nullptr-like) never for binary ones.
-template <typename Fn>
-void VisitValues(DataType type, Fn&& fn) {
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: fn(&ColumnVector::bools); break;
-    case PhysicalType::kInt32: fn(&ColumnVector::int32s); break;
-    case PhysicalType::kInt64: fn(&ColumnVector::int64s); break;
-    case PhysicalType::kFloat: fn(&ColumnVector::floats); break;
-    case PhysicalType::kDouble: fn(&ColumnVector::doubles); break;
-    case PhysicalType::kBinary: break;
-  }
-}
-
 // Copies row `from_row` of `from` to row `to_row` of `to` (same type; `to` sized, binary `to`
 // filled in row order: its offsets up to to_row are final).
 void CopyValue(const ColumnVector& from, size_t from_row, ColumnVector& to, size_t to_row) {
@@ -72,7 +59,7 @@ void CopyValue(const ColumnVector& from, size_t from_row, ColumnVector& to, size
     to.offsets[to_row + 1] = static_cast<int32_t>(to.bytes.size());
     return;
   }
-  VisitValues(to.type, [&](auto member) { (to.*member)[to_row] = (from.*member)[from_row]; });
+  VisitFixedWidthValues(to.type, [&](auto member) { (to.*member)[to_row] = (from.*member)[from_row]; });
 }
 
 void SetNull(ColumnVector& to, size_t to_row) {
@@ -81,7 +68,7 @@ void SetNull(ColumnVector& to, size_t to_row) {
     to.offsets[to_row + 1] = static_cast<int32_t>(to.bytes.size());
     return;
   }
-  VisitValues(to.type, [&](auto member) { (to.*member)[to_row] = {}; });
+  VisitFixedWidthValues(to.type, [&](auto member) { (to.*member)[to_row] = {}; });
 }
 
 bool InAny(const std::vector<TimeRange>& ranges, int64_t t) {
@@ -133,7 +120,7 @@ void AppendRows(std::span<const int64_t> times, std::span<const ColumnVector> co
       to.bytes.insert(to.bytes.end(), from.bytes.begin(), from.bytes.end());
       for (size_t r = 1; r <= added; ++r) to.offsets.push_back(static_cast<int32_t>(old_bytes) + from.offsets[r]);
     } else {
-      VisitValues(to.type, [&](auto member) {
+      VisitFixedWidthValues(to.type, [&](auto member) {
         auto& out = to.*member;
         const auto& in = from.*member;
         out.insert(out.end(), in.begin(), in.begin() + static_cast<std::ptrdiff_t>(added));

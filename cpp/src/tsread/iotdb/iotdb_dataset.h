@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/merged_scan.h"
+#include "tsread/dataset/tree_points.h"
 #include "tsread/iotdb/data_directory.h"
 #include "tsread/iotdb/file_deletions.h"
 
@@ -49,19 +50,10 @@ struct DeletionFileReport {
   absl::Status damage;  // DataLoss naming the file and offset, or OK
 };
 
-struct TreeScanOptions {
-  // Whether a device (its path, "root.sg.d1") is read; empty: every device.
-  std::function<bool(std::string_view device)> select_device;
-  // Measurements to read; empty: every one.
-  std::vector<std::string> measurements;
-  TimeRange time_range;
-};
-
-// A series' points: rows [begin, end) of `times` and `values` (one slot per time, null where the
-// series has no value there), all inside the scan's time range, times ascending.
-using TreePointsFn = std::function<absl::Status(std::string_view device, std::string_view measurement,
-                                                const std::vector<int64_t>& times, const ColumnVector& values,
-                                                size_t begin, size_t end)>;
+// The tree scan's options and callback are those of plain files (dataset/tree_points.h).
+using ::tsread::TreePointsFn;
+using ::tsread::TreeScanOptions;
+using ::tsread::TreeSeriesInfo;
 
 // A tree device and where it is: the files that hold it (layout order), its id and index entry there.
 struct TreeDeviceFiles {
@@ -115,6 +107,9 @@ class IotdbDataset {
   absl::StatusOr<std::vector<TreeDeviceFiles>> TreeDevices(const TreeScanOptions& options) const;
   absl::Status ScanTreeDevice(const TreeDeviceFiles& device, const TreeScanOptions& options,
                               const TreePointsFn& consume) const;
+  // The series ScanTree reads, in its order, each with the type its files' metadata give (a series
+  // stored with different types in different files comes once per type).
+  absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeries(const TreeScanOptions& options) const;
 
  private:
   IotdbDataset() = default;

@@ -58,6 +58,24 @@ absl::StatusOr<std::vector<TreeDeviceFiles>> IotdbDataset::TreeDevices(const Tre
   return out;
 }
 
+absl::StatusOr<std::vector<TreeSeriesInfo>> IotdbDataset::TreeSeries(const TreeScanOptions& options) const {
+  TSREAD_ASSIGN_OR_RETURN(const std::vector<TreeDeviceFiles> devices, TreeDevices(options));
+  std::vector<TreeSeriesInfo> out;
+  for (const TreeDeviceFiles& device : devices) {
+    std::set<std::pair<std::string, DataType>> series;  // by measurement, as ScanTreeDevice reads them
+    for (const TreeDeviceFiles::Place& place : device.places) {
+      TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
+      absl::StatusOr<std::vector<TimeseriesMetadata>> in_file = reader->ReadTimeseries(place.location);
+      if (!in_file.ok()) return WithFileName(in_file.status(), layout_.files[place.file].path);
+      for (const TimeseriesMetadata& s : *in_file) {
+        if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) series.emplace(s.measurement, s.data_type);
+      }
+    }
+    for (const auto& [measurement, type] : series) out.push_back({device.name, measurement, type});
+  }
+  return out;
+}
+
 absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const TreeScanOptions& options,
                                           const TreePointsFn& consume) const {
   const std::vector<size_t>& group_of = group_of_;
@@ -75,12 +93,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
     absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader->ReadTimeseries(place.location);
     if (!series.ok()) return WithFileName(series.status(), layout_.files[place.file].path);
     for (const TimeseriesMetadata& s : *series) {
-      if (s.is_time_column()) continue;
-      if (!options.measurements.empty() &&
-          std::find(options.measurements.begin(), options.measurements.end(), s.measurement) == options.measurements.end()) {
-        continue;
-      }
-      measurements.insert(s.measurement);
+      if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) measurements.insert(s.measurement);
     }
     places.push_back(DeviceInFile{place.file, &place.id, std::move(*series)});
   }

@@ -41,21 +41,6 @@ void AssignRange(std::vector<T>& to, const std::vector<T>& from, size_t begin, s
             from.begin() + static_cast<std::ptrdiff_t>(begin + count));
 }
 
-// Calls fn with the ColumnVector member that holds values of `type` and returns true; returns
-// false for binary columns, whose offsets and bytes every caller handles itself.
-template <typename Fn>
-bool VisitFixedWidthValues(DataType type, Fn&& fn) {
-  switch (PhysicalTypeOf(type)) {
-    case PhysicalType::kBoolean: fn(&ColumnVector::bools); return true;
-    case PhysicalType::kInt32: fn(&ColumnVector::int32s); return true;
-    case PhysicalType::kInt64: fn(&ColumnVector::int64s); return true;
-    case PhysicalType::kFloat: fn(&ColumnVector::floats); return true;
-    case PhysicalType::kDouble: fn(&ColumnVector::doubles); return true;
-    case PhysicalType::kBinary: return false;
-  }
-  return false;
-}
-
 }  // namespace
 
 void ColumnVector::Resize(size_t rows) {

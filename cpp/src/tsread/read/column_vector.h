@@ -64,6 +64,21 @@ struct ColumnVector {
   void AssignRows(const ColumnVector& from, size_t begin, size_t count);
 };
 
+// Calls fn with the ColumnVector member that holds values of `type` and returns true; returns
+// false for binary columns, whose offsets and bytes every caller handles itself.
+template <typename Fn>
+bool VisitFixedWidthValues(DataType type, Fn&& fn) {
+  switch (PhysicalTypeOf(type)) {
+    case PhysicalType::kBoolean: fn(&ColumnVector::bools); return true;
+    case PhysicalType::kInt32: fn(&ColumnVector::int32s); return true;
+    case PhysicalType::kInt64: fn(&ColumnVector::int64s); return true;
+    case PhysicalType::kFloat: fn(&ColumnVector::floats); return true;
+    case PhysicalType::kDouble: fn(&ColumnVector::doubles); return true;
+    case PhysicalType::kBinary: return false;
+  }
+  return false;
+}
+
 // Keeps the entries of `values` whose `keep` byte is set, in order.
 template <typename T>
 void KeepEntries(std::vector<T>& values, const std::vector<uint8_t>& keep) {
