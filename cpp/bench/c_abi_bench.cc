@@ -2,14 +2,18 @@
 // (../shared/bench/table_large.tsfile, 3.2M rows) scanned with every column, by a consumer that
 // reads every byte of every buffer it gets — tsread's batches natively, Arrow arrays through
 // tsread_scan's ArrowArrayStream — on one thread and on two (unordered: as fast as each can).
+// And the tree model's points (no benchmark file has them: 40 links to a tree fixture):
+// ScanTreePoints' pages natively against tsread_scan_tree's long-form stream.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "tsread/dataset/tree_points.h"
 #include "tsread/read/table_scanner.h"
 #include "tsread/tsread.h"
 
@@ -165,6 +169,93 @@ BENCHMARK(BM_CAbiStream)
     ->Args({2, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// A directory of 40 links to a tree fixture (tree_nonaligned: 0, tree_aligned: 1): a dataset of
+// 1.5M points, enough for the streams' steady state (the fixtures alone are 40k points).
+std::string TreeDataset(int64_t which) {
+  const std::string name = which == 0 ? "tree_nonaligned" : "tree_aligned";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tsread_c_abi_bench_" + name);
+  const std::filesystem::path target = std::filesystem::absolute(std::string(TSREAD_SOURCE_DIR) + "/../shared/fixtures/" + name + ".tsfile");
+  std::filesystem::create_directories(dir);
+  for (int i = 0; i < 40; ++i) {
+    const std::filesystem::path link = dir / ("f" + std::to_string(i) + ".tsfile");
+    std::error_code ignored;
+    if (!std::filesystem::exists(link)) std::filesystem::create_symlink(target, link, ignored);
+  }
+  return dir.string();
+}
+
+void BM_NativeTreePoints(benchmark::State& state) {
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open({TreeDataset(state.range(0))});
+  if (!dataset.ok()) {
+    state.SkipWithError(std::string(dataset.status().message()).c_str());
+    return;
+  }
+  int64_t points = 0;
+  uint64_t checksum = 0;
+  for (auto _ : state) {
+    absl::Status status = ScanTreePoints(**dataset, {}, [&](std::string_view, std::string_view, const std::vector<int64_t>& times,
+                                                            const ColumnVector& v, size_t begin, size_t end) {
+      checksum += Touch(times.data() + begin, 8 * (end - begin)) + TouchVector(v.validity) + TouchVector(v.bools) +
+                  TouchVector(v.int32s) + TouchVector(v.int64s) + TouchVector(v.floats) + TouchVector(v.doubles) +
+                  TouchVector(v.offsets) + TouchVector(v.bytes);
+      for (size_t r = begin; r < end; ++r) points += v.IsValid(r);
+      return absl::OkStatus();
+    });
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
+      return;
+    }
+  }
+  benchmark::DoNotOptimize(checksum);
+  state.SetItemsProcessed(points);
+}
+// Arg: tree_nonaligned (0) or tree_aligned (1).
+BENCHMARK(BM_NativeTreePoints)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CAbiTreeStream(benchmark::State& state) {
+  const std::string path = TreeDataset(state.range(0));
+  const char* inputs[] = {path.c_str()};
+  tsread_source* source = nullptr;
+  tsread_error* error = nullptr;
+  if (tsread_open(inputs, 1, nullptr, &source, &error) != TSREAD_OK) {
+    state.SkipWithError(tsread_error_message(error));
+    tsread_error_free(error);
+    return;
+  }
+  int64_t points = 0;
+  uint64_t checksum = 0;
+  for (auto _ : state) {
+    tsread_tree_scan_options options;
+    tsread_tree_scan_options_init(&options);
+    options.names_as_dictionary = state.range(1) == 1;
+    ArrowArrayStream stream;
+    if (tsread_scan_tree(source, &options, &stream, &error) != TSREAD_OK) {
+      state.SkipWithError(tsread_error_message(error));
+      break;
+    }
+    ArrowSchema schema;
+    stream.get_schema(&stream, &schema);
+    while (true) {
+      ArrowArray batch;
+      if (stream.get_next(&stream, &batch) != 0) {
+        state.SkipWithError(stream.get_last_error(&stream));
+        break;
+      }
+      if (batch.release == nullptr) break;
+      points += batch.length;
+      for (int64_t k = 0; k < batch.n_children; ++k) checksum += TouchArray(*batch.children[k], schema.children[k]->format);
+      batch.release(&batch);
+    }
+    schema.release(&schema);
+    stream.release(&stream);
+  }
+  tsread_source_free(source);
+  benchmark::DoNotOptimize(checksum);
+  state.SetItemsProcessed(points);
+}
+// Args: the fixture (as above); device and measurement as utf8 (0) or dictionaries (1).
+BENCHMARK(BM_CAbiTreeStream)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace tsread

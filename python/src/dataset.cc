@@ -66,27 +66,17 @@ PyDataset::PyDataset(const std::vector<std::string>& inputs, bool skip_unreadabl
   absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data;
   {
     py::gil_scoped_release nogil;
-    // The layout first (a listing and a stat per file): inputs without IoTDB data open plainly.
-    absl::StatusOr<iotdb::IotdbLayout> layout = raw ? absl::StatusOr<iotdb::IotdbLayout>(absl::CancelledError())
-                                                    : iotdb::FindLayout(inputs);
-    if (layout.ok() && iotdb::AppliesRules(*layout)) {
-      iotdb::IotdbOptions iotdb_options;
-      iotdb_options.dataset = options;
-      iotdb_options.database = database;
-      iotdb_options.ignore_errors = ignore_errors;
-      iotdb_data = iotdb::IotdbDataset::OpenLayout(std::move(*layout), iotdb_options);
-    } else {
-      iotdb_data = std::unique_ptr<iotdb::IotdbDataset>();
-      ds = Dataset::Open(inputs, options);
-    }
+    iotdb::IotdbOptions iotdb_options;
+    iotdb_options.dataset = options;
+    iotdb_options.database = database;
+    iotdb_options.ignore_errors = ignore_errors;
+    iotdb_data = iotdb::IotdbDataset::OpenIfIotdbData(inputs, raw, iotdb_options);
+    if (iotdb_data.ok() && *iotdb_data == nullptr) ds = Dataset::Open(inputs, options);
   }
   iotdb_ = std::shared_ptr<const iotdb::IotdbDataset>(Check(std::move(iotdb_data)));
   if (iotdb_ != nullptr) {
-    if (!database.empty()) {
-      const std::vector<std::string> databases = iotdb_->layout().databases();
-      if (std::find(databases.begin(), databases.end(), database) == databases.end()) {
-        throw py::value_error("tsread: database=" + database + ": no such database in the input");
-      }
+    if (!database.empty() && !iotdb_->HoldsDatabase(database)) {
+      throw py::value_error("tsread: database=" + database + ": no such database in the input");
     }
     // The files, as the IoTDB dataset holds them (it owns them: the alias keeps it alive). The
     // Dataset API is const; the scans take it by const reference.

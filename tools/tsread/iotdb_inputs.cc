@@ -11,17 +11,12 @@ absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> OpenIotdbInputs(const Args&
   iotdb::IotdbOptions options;
   options.database = args.Get("database").value_or("");
   options.ignore_errors = args.Has("ignore-errors");
-  // The layout first (a listing and a stat per file): plain inputs are then opened once, plainly.
-  absl::StatusOr<iotdb::IotdbLayout> layout = iotdb::FindLayout(args.positional);
-  if (!layout.ok() || !iotdb::AppliesRules(*layout)) return std::unique_ptr<iotdb::IotdbDataset>();
-  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> dataset = iotdb::IotdbDataset::OpenLayout(std::move(*layout), options);
-  if (!dataset.ok()) return dataset.status();
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> dataset =
+      iotdb::IotdbDataset::OpenIfIotdbData(args.positional, false, options);
+  if (!dataset.ok() || *dataset == nullptr) return dataset;
   for (const std::string& warning : (*dataset)->Warnings()) std::fprintf(stderr, "tsread: warning: %s\n", warning.c_str());
-  if (!options.database.empty()) {
-    const std::vector<std::string> databases = (*dataset)->layout().databases();
-    if (std::find(databases.begin(), databases.end(), options.database) == databases.end()) {
-      return absl::InvalidArgumentError("--database " + options.database + ": no such database in the input");
-    }
+  if (!options.database.empty() && !(*dataset)->HoldsDatabase(options.database)) {
+    return absl::InvalidArgumentError("--database " + options.database + ": no such database in the input");
   }
   return dataset;
 }

@@ -43,6 +43,9 @@ struct ArrayPrivate {
   std::vector<ArrowArray*> child_pointers;
   std::unique_ptr<ArrowArray> dictionary;
   std::shared_ptr<BufferPool> pool;  // where the buffers go back on release (may be null)
+  // An all-null column's buffers (validity, values, offsets) all point into this block of zeros,
+  // shared by the batch's all-null columns.
+  std::shared_ptr<const std::vector<uint64_t>> zeros;
 };
 
 // Hands `from` (a batch's buffer) over to `to` (the array's), and refills `from` for the scan's
@@ -165,6 +168,16 @@ void MoveBinaries(ArrayPrivate* priv, ColumnVector& column) {
   HandOver(priv, column.bytes, priv->data);
   priv->buffers[1] = priv->offsets.data();
   priv->buffers[2] = priv->data.data();
+}
+
+// A column null on every row: no buffer of its own — validity, values and (strings) offsets are
+// all zeros, read from one block shared by the batch's all-null columns (8 bytes per row covers
+// the widest of them); the column's own buffers stay with the batch.
+void FillAllNull(ArrowArray* out, ArrayPrivate* priv, size_t rows, std::shared_ptr<const std::vector<uint64_t>>& zeros) {
+  if (zeros == nullptr) zeros = std::make_shared<const std::vector<uint64_t>>(rows + 1, 0);
+  priv->zeros = zeros;
+  out->null_count = static_cast<int64_t>(rows);
+  for (int64_t b = 0; b < out->n_buffers; ++b) priv->buffers[static_cast<size_t>(b)] = zeros->data();
 }
 
 absl::Status FillField(ArrowArray* out, ArrayPrivate* priv, const ProjectedColumn& projected, ColumnVector& column) {
@@ -296,19 +309,25 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
   HandOver(time, batch.times, time->int64s);
   time->buffers[0] = nullptr;
   time->buffers[1] = time->int64s.data();
+  std::shared_ptr<const std::vector<uint64_t>> zeros;  // made for the first all-null column
   for (size_t j = 0; j < projection.size(); ++j) {
     ArrowArray* child = &top->children[j + 1];
     const ProjectedColumn& p = projection[j];
     if (p.category == ColumnCategory::kField) {
       const bool strings = PhysicalTypeOf(p.data_type) == PhysicalType::kBinary;
       ArrayPrivate* priv = InitArray(child, rows, strings ? 3 : 2, pool);
+      ColumnVector& column = batch.columns[j];
+      if (rows > 0 && column.null_count == static_cast<size_t>(rows)) {
+        FillAllNull(child, priv, static_cast<size_t>(rows), zeros);
+        continue;
+      }
       // The chunk's type wins where it differs from the schema's; the schema type was exported.
-      if (batch.columns[j].type != p.data_type) {
+      if (column.type != p.data_type) {
         return absl::UnimplementedError(absl::StrCat("column \"", p.name, "\" is stored as ",
-                                                     ToAbsl(DataTypeName(batch.columns[j].type)), ", its schema says ",
+                                                     ToAbsl(DataTypeName(column.type)), ", its schema says ",
                                                      ToAbsl(DataTypeName(p.data_type))));
       }
-      TSREAD_RETURN_IF_ERROR(FillField(child, priv, p, batch.columns[j]));
+      TSREAD_RETURN_IF_ERROR(FillField(child, priv, p, column));
       continue;
     }
     // TAG: the device's segment on every row; ATTRIBUTE: not stored, null.

@@ -18,7 +18,8 @@ namespace tsread {
 namespace arrow_internal {
 
 // Fills `out` with `batch` as a struct array matching BuildSchema(projection, options), moving
-// the batch's buffers out; with a `pool` (may be null), the batch's emptied buffers are refilled
+// the batch's buffers out (a FIELD column null on every row keeps its buffers: the array reads
+// zeros from a block its batch's all-null columns share); with a `pool` (may be null), the batch's emptied buffers are refilled
 // from it and the array's go back to it on release (buffer_pool.h). An error (invalid UTF-8 or
 // DATE, a column stored with another type than its schema's, strings past utf8's offsets) names
 // the column; `out` then holds a partly built array, which the caller releases with out->release.

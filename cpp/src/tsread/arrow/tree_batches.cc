@@ -90,18 +90,24 @@ void TreeBatcher::Append(const std::vector<int64_t>& times, const ColumnVector& 
                             in.begin() + static_cast<std::ptrdiff_t>(end));
       });
     }
-  } else {
+  } else if (IsBinary(values.type)) {  // an aligned series' points: its null slots left out
     for (size_t r = begin; r < end; ++r) {
       if (!values.IsValid(r)) continue;
       batch_.times.push_back(times[r]);
-      if (IsBinary(values.type)) {
-        const std::string_view value = values.binary(r);
-        to.bytes.insert(to.bytes.end(), value.begin(), value.end());
-        to.offsets.push_back(static_cast<int32_t>(to.bytes.size()));
-      } else {
-        VisitFixedWidthValues(values.type, [&](auto member) { (to.*member).push_back((values.*member)[r]); });
-      }
+      const std::string_view value = values.binary(r);
+      to.bytes.insert(to.bytes.end(), value.begin(), value.end());
+      to.offsets.push_back(static_cast<int32_t>(to.bytes.size()));
     }
+  } else {
+    VisitFixedWidthValues(values.type, [&](auto member) {
+      auto& out = to.*member;
+      const auto& in = values.*member;
+      for (size_t r = begin; r < end; ++r) {
+        if (!values.IsValid(r)) continue;
+        batch_.times.push_back(times[r]);
+        out.push_back(in[r]);
+      }
+    });
   }
   to.length = batch_.times.size();
 }
@@ -142,10 +148,10 @@ absl::Status TreeBatcher::Flush() {
     if (j == column_) {
       c.validity.resize((rows + 7) / 8);
       c.SetAllValid();
-    } else {  // another type's column: null on every row
+    } else {  // another type's column: null on every row (the export needs no buffer for it)
       Reset(c, p.data_type);
-      c.Resize(rows);
-      c.SetAllNull();
+      c.length = rows;
+      c.null_count = rows;
     }
   }
   TSREAD_RETURN_IF_ERROR(deliver_(batch_));

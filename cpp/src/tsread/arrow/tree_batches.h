@@ -1,7 +1,8 @@
 // Tree-model points as the batches of the Arrow tree export (arrow_stream.h, ExportTreeArrowStream):
 // long form, one series per batch — `device` and `measurement` as TAG-like constant columns (their
 // values the batch's device id segments 0 and 1), time, and one value column per data type of the
-// selected series, only the series' own filled. Internal to the Arrow export.
+// selected series, only the series' own filled (the others are marked null on every row without
+// buffers: BuildBatch exports such a column from a block of zeros). Internal to the Arrow export.
 #ifndef TSREAD_ARROW_TREE_BATCHES_H_
 #define TSREAD_ARROW_TREE_BATCHES_H_
 

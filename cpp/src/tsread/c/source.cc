@@ -51,19 +51,15 @@ absl::Status OpenInputs(const std::vector<std::string>& inputs, const tsread_ope
   DatasetOptions dataset_options;
   dataset_options.skip_unreadable_files = o.skip_unreadable_files != 0;
   const std::string database = o.database == nullptr ? "" : o.database;
-  absl::StatusOr<iotdb::IotdbLayout> layout =
-      o.raw != 0 ? absl::StatusOr<iotdb::IotdbLayout>(absl::CancelledError()) : iotdb::FindLayout(inputs);
-  if (layout.ok() && iotdb::AppliesRules(*layout)) {
-    iotdb::IotdbOptions options;
-    options.dataset = dataset_options;
-    options.database = database;
-    options.ignore_errors = o.ignore_errors != 0;
-    TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> data, iotdb::IotdbDataset::OpenLayout(std::move(*layout), options));
-    if (!database.empty()) {
-      const std::vector<std::string> databases = data->layout().databases();
-      if (std::find(databases.begin(), databases.end(), database) == databases.end()) {
-        return absl::NotFoundError(absl::StrCat("tsread_open: database ", database, ": no such database in the input"));
-      }
+  iotdb::IotdbOptions options;
+  options.dataset = dataset_options;
+  options.database = database;
+  options.ignore_errors = o.ignore_errors != 0;
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> data,
+                          iotdb::IotdbDataset::OpenIfIotdbData(inputs, o.raw != 0, std::move(options)));
+  if (data != nullptr) {
+    if (!database.empty() && !data->HoldsDatabase(database)) {
+      return absl::NotFoundError(absl::StrCat("tsread_open: database ", database, ": no such database in the input"));
     }
     source.iotdb = std::move(data);
     source.dataset = std::shared_ptr<const Dataset>(source.iotdb, &source.iotdb->dataset());

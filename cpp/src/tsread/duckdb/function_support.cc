@@ -84,25 +84,20 @@ absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> OpenIotdbParameter(du
   const bool raw = NamedBool(info, "raw");
   absl::StatusOr<std::vector<std::string>> paths = PathParameter(info, function);
   if (!paths.ok()) return paths.status();
-  absl::StatusOr<iotdb::IotdbLayout> layout =
-      raw ? absl::StatusOr<iotdb::IotdbLayout>(absl::CancelledError()) : iotdb::FindLayout(*paths);
-  if (!layout.ok() || !iotdb::AppliesRules(*layout)) {
+  iotdb::IotdbOptions options;
+  options.database = database.value_or("");
+  options.ignore_errors = NamedBool(info, "ignore_errors");
+  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> data = iotdb::IotdbDataset::OpenIfIotdbData(*paths, raw, options);
+  if (!data.ok()) return data.status();
+  if (*data == nullptr) {
     if (database.has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(function, raw ? ": database := does not go with raw := true"
                                                                    : ": database := applies to IoTDB data only, and the input holds none"));
     }
     return std::shared_ptr<const iotdb::IotdbDataset>();
   }
-  iotdb::IotdbOptions options;
-  options.database = database.value_or("");
-  options.ignore_errors = NamedBool(info, "ignore_errors");
-  absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> data = iotdb::IotdbDataset::OpenLayout(std::move(*layout), options);
-  if (!data.ok()) return data.status();
-  if (database.has_value()) {
-    const std::vector<std::string> databases = (*data)->layout().databases();
-    if (std::find(databases.begin(), databases.end(), *database) == databases.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(function, ": database := '", *database, "': no such database in the input"));
-    }
+  if (database.has_value() && !(*data)->HoldsDatabase(*database)) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": database := '", *database, "': no such database in the input"));
   }
   for (const DatasetFile& file : (*data)->dataset().files()) {
     if (!file.status.ok()) return WithFileName(file.status, file.path);

@@ -31,6 +31,20 @@ absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::Open(const std::vect
   return OpenLayout(std::move(layout), std::move(options));
 }
 
+absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenIfIotdbData(const std::vector<std::string>& inputs,
+                                                                             bool raw, IotdbOptions options) {
+  if (raw) return std::unique_ptr<IotdbDataset>();
+  // The layout first (a listing and a stat per file): plain inputs are then opened once, plainly.
+  absl::StatusOr<IotdbLayout> layout = FindLayout(inputs);
+  if (!layout.ok() || !AppliesRules(*layout)) return std::unique_ptr<IotdbDataset>();
+  return OpenLayout(std::move(*layout), std::move(options));
+}
+
+bool IotdbDataset::HoldsDatabase(std::string_view database) const {
+  const std::vector<std::string> databases = layout_.databases();
+  return std::find(databases.begin(), databases.end(), database) != databases.end();
+}
+
 absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenLayout(IotdbLayout layout, IotdbOptions options) {
   auto out = std::unique_ptr<IotdbDataset>(new IotdbDataset());
   out->layout_ = std::move(layout);

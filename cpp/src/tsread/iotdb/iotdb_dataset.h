@@ -75,7 +75,16 @@ class IotdbDataset {
   // Open with the layout found already (FindLayout).
   static absl::StatusOr<std::unique_ptr<IotdbDataset>> OpenLayout(IotdbLayout layout, IotdbOptions options = {});
 
+  // What a front end opens first: the inputs as IoTDB answers them when they hold IoTDB data (a
+  // data directory, or files with deletion files beside them: FindLayout, AppliesRules) and `raw`
+  // is false; nullptr when they are to be read as written (Dataset::Open) — also when listing
+  // them fails, which opening them as written then reports.
+  static absl::StatusOr<std::unique_ptr<IotdbDataset>> OpenIfIotdbData(const std::vector<std::string>& inputs, bool raw,
+                                                                       IotdbOptions options = {});
+
   const IotdbLayout& layout() const { return layout_; }
+  // Whether the inputs hold database `database` (a front end checks IotdbOptions::database).
+  bool HoldsDatabase(std::string_view database) const;
   // Every file, in layout order (Dataset file i is layout().files[i]).
   const Dataset& dataset() const { return *dataset_; }
   const IotdbOptions& options() const { return options_; }
