@@ -48,12 +48,11 @@ fi
 if [[ $mode != quick ]]; then
   stage "ThreadSanitizer (parallel scans)"
   tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_dataset_scanner_test \
-    dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test c_tree_scan_test >/dev/null
+    dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
     --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*:*MoveBuffers*"
   # Arrow streams through the C ABI: workers, the consumer's own decoding, releases mid-scan, budgets.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/c_table_scan_test --gtest_brief=1
-  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/c_tree_scan_test --gtest_brief=1
   # Datasets: unordered workers sharing a split queue and the file pool.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_test --gtest_brief=1
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/dataset_dataset_scanner_test --gtest_brief=1

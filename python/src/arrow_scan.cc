@@ -112,20 +112,18 @@ ArrowTreeScan::ArrowTreeScan(std::shared_ptr<const PyDataset> ds, TimeRange rang
 void ArrowTreeScan::Export(ArrowArrayStream* out) const {
   const Dataset* dataset = ds_->dataset().get();
   std::shared_ptr<const void> owner;
-  TreeScanFn scan;
+  absl::StatusOr<TreeStepFn> step;
   absl::StatusOr<std::vector<TreeSeriesInfo>> series;
   {
     py::gil_scoped_release released;  // the series' metadata is read here
     if (ds_->iotdb() != nullptr) {
       series = ds_->iotdb()->TreeSeries(scan_);
       owner = ds_->iotdb();
-      scan = [iotdb = ds_->iotdb().get(), options = scan_](const TreePointsFn& consume) {
-        return iotdb->ScanTree(options, consume);
-      };
+      step = ds_->iotdb()->TreeSteps(scan_);
     } else {
       series = TreeSeriesOf(*dataset, scan_);
       owner = ds_->dataset();
-      scan = [dataset, options = scan_](const TreePointsFn& consume) { return ScanTreePoints(*dataset, options, consume); };
+      step = TreeStepsOf(*dataset, scan_);
     }
   }
   std::vector<DataType> types;
@@ -136,7 +134,7 @@ void ArrowTreeScan::Export(ArrowArrayStream* out) const {
     }
     types.push_back(s.type);
   }
-  Check(ExportTreeArrowStream(std::move(owner), std::move(scan), std::move(types), batch_rows_, options_, out), dataset);
+  Check(ExportTreeArrowStream(std::move(owner), Check(std::move(step), dataset), std::move(types), batch_rows_, options_, out), dataset);
 }
 
 py::capsule ArrowTreeScan::Stream() const {

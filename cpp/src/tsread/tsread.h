@@ -218,8 +218,8 @@ TSREAD_C_API void tsread_tree_scan_options_init(tsread_tree_scan_options* option
  * column, the others are null. Points by device path, measurement and time (files as written: file
  * after file; IoTDB data: each series merged as IoTDB answers it); a batch holds one series. The
  * schema is known before the first point: the selected series' metadata is read here. A source
- * without tree-model data is TSREAD_INVALID_ARGUMENT. The points are read on a thread of the stream
- * while the consumer works; releasing the stream stops it. `options` may be NULL. */
+ * without tree-model data is TSREAD_INVALID_ARGUMENT. Each get_next reads on the caller's thread (IoTDB
+ * data: a device's merged series at a time). `options` may be NULL. */
 TSREAD_C_API tsread_code tsread_scan_tree(const tsread_source* source, const tsread_tree_scan_options* options,
                                           struct ArrowArrayStream* out, tsread_error** error);
 

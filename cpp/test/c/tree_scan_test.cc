@@ -298,7 +298,7 @@ TEST(CTreeScanTest, AStreamOutlivesItsSourceAndMayBeReleasedEarly) {
   ASSERT_EQ(scanned.stream.get_next(&scanned.stream, &first), 0);
   ASSERT_NE(first.release, nullptr);
   EXPECT_LE(first.length, 3);
-  scanned.stream.release(&scanned.stream);  // the scan thread stops; the batch stays valid
+  scanned.stream.release(&scanned.stream);  // released half read; the batch stays valid
   EXPECT_EQ(scanned.stream.release, nullptr);
   EXPECT_GT(first.children[1]->length, 0);
   first.release(&first);

@@ -199,7 +199,7 @@ absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_pt
   return absl::OkStatus();
 }
 
-absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeScanFn scan, std::vector<DataType> value_types,
+absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeStepFn step, std::vector<DataType> value_types,
                                    size_t batch_rows, const ArrowExportOptions& options, ArrowArrayStream* out) {
   if (!options.file_column.empty()) return absl::InvalidArgumentError("a tree-model scan has no file column");
   constexpr size_t kDefaultTreeBatchRows = 65536;
@@ -209,21 +209,10 @@ absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeScanFn
   auto priv = std::make_unique<StreamPrivate>();
   priv->projection = projection.get();
   priv->options = options;
-  const std::vector<ProjectedColumn>* columns = projection.get();
-  // The points come pushed (a merge of IoTDB's files delivers a device at once): the scan runs on
-  // its own thread, its batches built into arrays there.
-  UseArrays(*priv, std::make_unique<ProducedArrays>(
-                       [scan = std::move(scan), columns, batch_rows](const ProducedArrays::Consumer& consume) {
-                         arrow_internal::TreeBatcher batcher(columns, batch_rows,
-                                                             [&](TableBatch& batch) { return consume(0, batch); });
-                         TSREAD_RETURN_IF_ERROR(scan([&](std::string_view device, std::string_view measurement,
-                                                         const std::vector<int64_t>& times, const ColumnVector& values,
-                                                         size_t begin, size_t end) {
-                           return batcher.Add(device, measurement, times, values, begin, end);
-                         }));
-                         return batcher.Flush();
-                       },
-                       priv->projection, priv->options, priv->pool, /*capacity=*/4));
+  priv->next = [arrays = std::make_shared<arrow_internal::TreeArrays>(std::move(step), projection.get(), batch_rows,
+                                                                      priv->options, priv->pool)](ArrowArray* out) {
+    return arrays->Next(out);
+  };
   priv->keep_alive = Keep(std::move(owner), std::move(projection));
   FillStream(std::move(priv), out);
   return absl::OkStatus();

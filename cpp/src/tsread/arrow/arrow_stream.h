@@ -66,12 +66,10 @@ absl::Status ExportArrowStream(std::shared_ptr<const void> owner, std::shared_pt
 // types, TreeSeriesOf / IotdbDataset::TreeSeries), named "value_<type>" in lower case and in type
 // code order ("value_int64", "value_double", ...); each row is one non-null point and fills the
 // column of its series' type, the others null. Batches hold one series each, at most `batch_rows`
-// points (0: 65536). `scan` (e.g. ScanTreePoints over a dataset, or an IoTDB data set's merged
-// ScanTree) runs on a thread of the stream while the consumer works, a few arrays ahead;
-// releasing the stream stops it. `owner` keeps alive what `scan` reads. options.file_column is
-// not supported (InvalidArgument).
-using TreeScanFn = std::function<absl::Status(const TreePointsFn&)>;
-absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeScanFn scan, std::vector<DataType> value_types,
+// points (0: 65536). Each get_next takes `step`'s pieces (TreeStepsOf over files as written, or an
+// IoTDB data set's TreeSteps) on the caller's thread until a batch is ready; `owner` keeps alive
+// what `step` reads. options.file_column is not supported (InvalidArgument).
+absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeStepFn step, std::vector<DataType> value_types,
                                    size_t batch_rows, const ArrowExportOptions& options, ArrowArrayStream* out);
 
 }  // namespace tsread

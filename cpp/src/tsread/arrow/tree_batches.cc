@@ -8,6 +8,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/arrow/arrow_array.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -158,6 +159,50 @@ absl::Status TreeBatcher::Flush() {
   // The consumer moved (or left) the buffers: start the series' next batch empty.
   batch_.times.clear();
   Reset(batch_.columns[column_], batch_.columns[column_].type);
+  return absl::OkStatus();
+}
+
+TreeArrays::TreeArrays(TreeStepFn step, const std::vector<ProjectedColumn>* projection, size_t batch_rows,
+                       ArrowExportOptions options, std::shared_ptr<BufferPool> pool)
+    : step_(std::move(step)),
+      projection_(projection),
+      options_(std::move(options)),
+      pool_(std::move(pool)),
+      batcher_(projection, batch_rows, [this](TableBatch& batch) { return Build(batch); }) {}
+
+TreeArrays::~TreeArrays() {
+  for (ArrowArray& array : ready_) {
+    if (array.release != nullptr) array.release(&array);
+  }
+}
+
+absl::Status TreeArrays::Build(TableBatch& batch) {
+  ArrowArray array{};
+  absl::Status status = BuildBatch(*projection_, options_, batch, pool_, &array);
+  if (!status.ok()) {
+    if (array.release != nullptr) array.release(&array);
+    return status;
+  }
+  ready_.push_back(array);
+  return absl::OkStatus();
+}
+
+absl::Status TreeArrays::Next(ArrowArray* out) {
+  out->release = nullptr;
+  const TreePointsFn add = [this](std::string_view device, std::string_view measurement, const std::vector<int64_t>& times,
+                                  const ColumnVector& values, size_t begin, size_t end) {
+    return batcher_.Add(device, measurement, times, values, begin, end);
+  };
+  while (ready_.empty() && !done_) {
+    TSREAD_ASSIGN_OR_RETURN(const bool more, step_(add));
+    if (!more) {
+      done_ = true;
+      TSREAD_RETURN_IF_ERROR(batcher_.Flush());
+    }
+  }
+  if (ready_.empty()) return absl::OkStatus();  // the end
+  *out = ready_.front();
+  ready_.pop_front();
   return absl::OkStatus();
 }
 

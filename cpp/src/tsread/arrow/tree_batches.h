@@ -7,12 +7,18 @@
 #define TSREAD_ARROW_TREE_BATCHES_H_
 
 #include <cstddef>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tsread/arrow/arrow_stream.h"
+#include "tsread/arrow/buffer_pool.h"
+#include "tsread/arrow/c_data_interface.h"
+#include "tsread/dataset/tree_points.h"
 #include "tsread/format/device_id.h"
 #include "tsread/read/column_vector.h"
 #include "tsread/read/projection.h"
@@ -52,6 +58,33 @@ class TreeBatcher {
   DeviceId id_;         // segments: the series' device path and measurement
   size_t column_ = 0;   // the projection column of the series' type
   TableBatch batch_;
+};
+
+// The arrays of a tree export: `step`'s pieces taken on the consumer's thread as get_next needs
+// them, gathered by a TreeBatcher and built into arrays (BuildBatch) as batches fill.
+class TreeArrays {
+ public:
+  // `projection` (a TreeProjection) must outlive this.
+  TreeArrays(TreeStepFn step, const std::vector<ProjectedColumn>* projection, size_t batch_rows,
+             ArrowExportOptions options, std::shared_ptr<BufferPool> pool);
+  // Releases the arrays built and not taken.
+  ~TreeArrays();
+  TreeArrays(const TreeArrays&) = delete;
+  TreeArrays& operator=(const TreeArrays&) = delete;
+
+  // Fills `out` with the next array (out->release == nullptr at the end).
+  absl::Status Next(ArrowArray* out);
+
+ private:
+  absl::Status Build(TableBatch& batch);
+
+  const TreeStepFn step_;
+  const std::vector<ProjectedColumn>* const projection_;
+  const ArrowExportOptions options_;
+  const std::shared_ptr<BufferPool> pool_;
+  TreeBatcher batcher_;
+  std::deque<ArrowArray> ready_;  // built, in order (a step may fill several)
+  bool done_ = false;
 };
 
 }  // namespace arrow_internal

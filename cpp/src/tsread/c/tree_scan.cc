@@ -1,6 +1,6 @@
 // The C ABI's tree-model scans (tsread.h, "Scanning tree-model points"): the selected series' points
 // of whichever source was opened — files as written (dataset/tree_points.h) or IoTDB data merged
-// (IotdbDataset::ScanTree) — exported as an Arrow C stream (ExportTreeArrowStream).
+// (IotdbDataset::TreeSteps) — exported as an Arrow C stream (ExportTreeArrowStream).
 #include <memory>
 #include <string>
 #include <utility>
@@ -63,30 +63,26 @@ absl::Status ScanTree(const tsread_source& source, const tsread_tree_scan_option
   export_options.tags_as_dictionary = o.names_as_dictionary != 0;
 
   std::shared_ptr<const void> owner;
-  TreeScanFn scan;
+  TreeStepFn step;
   std::vector<TreeSeriesInfo> series;
   if (source.memory != nullptr) {
     if (source.memory->TreeIndexNames().empty()) return NoTreeModel(source);
     TSREAD_ASSIGN_OR_RETURN(series, TreeSeriesOfFile(*source.memory, options));
     owner = source.memory;
-    scan = [reader = source.memory.get(), options](const TreePointsFn& consume) {
-      return ScanTreePointsOfFile(*reader, options, consume);
-    };
+    step = TreeStepsOf(source.memory, source.files.empty() ? "" : source.files[0], options);
   } else if (source.iotdb != nullptr) {
     if (!MayHoldTreeModel(source.iotdb->dataset())) return NoTreeModel(source);
     TSREAD_ASSIGN_OR_RETURN(series, source.iotdb->TreeSeries(options));
     owner = source.iotdb;
-    scan = [iotdb = source.iotdb.get(), options](const TreePointsFn& consume) { return iotdb->ScanTree(options, consume); };
+    TSREAD_ASSIGN_OR_RETURN(step, source.iotdb->TreeSteps(options));
   } else {
     if (!MayHoldTreeModel(*source.dataset)) return NoTreeModel(source);
     TSREAD_ASSIGN_OR_RETURN(series, TreeSeriesOf(*source.dataset, options));
     owner = source.dataset;
-    scan = [dataset = source.dataset.get(), options](const TreePointsFn& consume) {
-      return ScanTreePoints(*dataset, options, consume);
-    };
+    step = TreeStepsOf(*source.dataset, options);
   }
   TSREAD_ASSIGN_OR_RETURN(std::vector<DataType> types, ValueTypesOf(series));
-  return ExportTreeArrowStream(std::move(owner), std::move(scan), std::move(types), o.batch_rows, export_options, out);
+  return ExportTreeArrowStream(std::move(owner), std::move(step), std::move(types), o.batch_rows, export_options, out);
 }
 
 }  // namespace

@@ -66,23 +66,12 @@ absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeriesOfFile(const TsFileReader&
 
 absl::Status ScanTreePointsOfFile(const TsFileReader& reader, const TreeScanOptions& options,
                                   const TreePointsFn& consume) {
-  return ForEachSelectedDevice(
-      reader, options,
-      [&](const std::string& device, const std::vector<TimeseriesMetadata>& series,
-          const std::vector<const TimeseriesMetadata*>& selected) -> absl::Status {
-        for (const TimeseriesMetadata* s : selected) {
-          TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<SeriesReader> points,
-                                  SeriesReader::Create(reader, device, series, s->measurement, options.time_range));
-          while (true) {
-            // SeriesReader keeps only the points inside the time range.
-            TSREAD_ASSIGN_OR_RETURN(const SeriesBatch* batch, points->Next());
-            if (batch == nullptr) break;
-            if (batch->times.empty()) continue;
-            TSREAD_RETURN_IF_ERROR(consume(device, s->measurement, batch->times, batch->values, 0, batch->times.size()));
-          }
-        }
-        return absl::OkStatus();
-      });
+  // Not owned: the steps end before this returns.
+  TreeStepFn step = TreeStepsOf(std::shared_ptr<const TsFileReader>(&reader, [](const TsFileReader*) {}), "", options);
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const bool more, step(consume));
+    if (!more) return absl::OkStatus();
+  }
 }
 
 bool TreeDeviceSelected(const std::vector<std::string>& selection, std::string_view device) {
@@ -133,7 +122,126 @@ absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeriesOf(const Dataset& dataset,
 }
 
 absl::Status ScanTreePoints(const Dataset& dataset, const TreeScanOptions& options, const TreePointsFn& consume) {
-  return ForEachTreeFile(dataset, [&](const TsFileReader& reader) { return ScanTreePointsOfFile(reader, options, consume); });
+  TreeStepFn step = TreeStepsOf(dataset, options);
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const bool more, step(consume));
+    if (!more) return absl::OkStatus();
+  }
+}
+
+namespace {
+
+// The state of TreeStepsOf: file, device, series and page reached. Each step reads on until it
+// has a page with points, and hands it over.
+class TreePointSteps {
+ public:
+  TreePointSteps(const Dataset* dataset, std::shared_ptr<const TsFileReader> lone, std::string lone_path,
+                 TreeScanOptions options)
+      : dataset_(dataset), lone_(std::move(lone)), path_(std::move(lone_path)), options_(std::move(options)) {}
+
+  absl::StatusOr<bool> Step(const TreePointsFn& consume) {
+    while (true) {
+      if (points_ != nullptr) {
+        absl::StatusOr<const SeriesBatch*> batch = points_->Next();  // only points inside the time range
+        if (!batch.ok()) return WithFileName(batch.status(), path_);
+        if (*batch == nullptr) {
+          points_.reset();
+          continue;
+        }
+        if ((*batch)->times.empty()) continue;
+        const absl::Status status = consume(device_, series_[current_].measurement, (*batch)->times, (*batch)->values, 0,
+                                            (*batch)->times.size());
+        if (!status.ok()) return absl::IsCancelled(status) ? status : WithFileName(status, path_);
+        return true;
+      }
+      if (next_series_ < selected_.size()) {
+        current_ = selected_[next_series_++];
+        absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+            SeriesReader::Create(*reader_, device_, series_, series_[current_].measurement, options_.time_range);
+        if (!points.ok()) return WithFileName(points.status(), path_);
+        points_ = std::move(*points);
+        continue;
+      }
+      if (reader_ != nullptr && next_device_ < devices_.size()) {
+        TSREAD_RETURN_IF_ERROR(OpenDevice(devices_[next_device_++]));
+        continue;
+      }
+      TSREAD_ASSIGN_OR_RETURN(const bool more, OpenNextFile());
+      if (!more) return false;
+    }
+  }
+
+ private:
+  // The device's series, the selected ones by name.
+  absl::Status OpenDevice(const TreeDevice& device) {
+    device_ = device.name;
+    absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader_->ReadTimeseries(device.location);
+    if (!series.ok()) return WithFileName(series.status(), path_);
+    series_ = std::move(*series);
+    selected_.clear();
+    for (size_t k = 0; k < series_.size(); ++k) {
+      if (!series_[k].is_time_column() && TreeMeasurementSelected(options_, series_[k].measurement)) selected_.push_back(k);
+    }
+    std::stable_sort(selected_.begin(), selected_.end(),
+                     [&](size_t a, size_t b) { return series_[a].measurement < series_[b].measurement; });
+    next_series_ = 0;
+    return absl::OkStatus();
+  }
+
+  // The next file with tree-model data and its selected devices; false after the last.
+  absl::StatusOr<bool> OpenNextFile() {
+    reader_.reset();
+    if (dataset_ == nullptr) {
+      if (lone_ == nullptr) return false;
+      reader_ = std::move(lone_);
+    } else {
+      while (reader_ == nullptr && next_file_ < dataset_->files().size()) {
+        const size_t f = next_file_++;
+        const DatasetFile& file = dataset_->files()[f];
+        path_ = file.path;
+        if (!file.status.ok()) return WithFileName(file.status, path_);  // its metadata could not be read
+        if (!file.has_tree_model) continue;
+        absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset_->OpenFile(f);
+        if (!reader.ok()) return WithFileName(reader.status(), path_);
+        reader_ = std::move(*reader);
+      }
+      if (reader_ == nullptr) return false;
+    }
+    absl::StatusOr<std::vector<TreeDevice>> devices = SelectedDevices(*reader_, options_);
+    if (!devices.ok()) return WithFileName(devices.status(), path_);
+    devices_ = std::move(*devices);
+    next_device_ = 0;
+    return true;
+  }
+
+  const Dataset* const dataset_;
+  std::shared_ptr<const TsFileReader> lone_;  // a lone reader, until it is opened
+  std::string path_;                          // the file being read
+  const TreeScanOptions options_;
+  size_t next_file_ = 0;
+  std::shared_ptr<const TsFileReader> reader_;
+  std::vector<TreeDevice> devices_;
+  size_t next_device_ = 0;
+  std::string device_;
+  std::vector<TimeseriesMetadata> series_;
+  std::vector<size_t> selected_;  // indexes of series_, by measurement
+  size_t next_series_ = 0;
+  size_t current_ = 0;
+  std::unique_ptr<SeriesReader> points_;  // declared after reader_: destroyed before it
+};
+
+TreeStepFn StepsOf(std::shared_ptr<TreePointSteps> steps) {
+  return [steps = std::move(steps)](const TreePointsFn& consume) { return steps->Step(consume); };
+}
+
+}  // namespace
+
+TreeStepFn TreeStepsOf(const Dataset& dataset, TreeScanOptions options) {
+  return StepsOf(std::make_shared<TreePointSteps>(&dataset, nullptr, "", std::move(options)));
+}
+
+TreeStepFn TreeStepsOf(std::shared_ptr<const TsFileReader> reader, std::string path, TreeScanOptions options) {
+  return StepsOf(std::make_shared<TreePointSteps>(nullptr, std::move(reader), std::move(path), std::move(options)));
 }
 
 }  // namespace tsread

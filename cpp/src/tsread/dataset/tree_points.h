@@ -7,6 +7,7 @@
 #define TSREAD_DATASET_TREE_POINTS_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,16 @@ absl::Status ScanTreePointsOfFile(const TsFileReader& reader, const TreeScanOpti
 // read (DatasetFile::status) fails them with its error.
 absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeriesOf(const Dataset& dataset, const TreeScanOptions& options);
 absl::Status ScanTreePoints(const Dataset& dataset, const TreeScanOptions& options, const TreePointsFn& consume);
+
+// The points of a scan a piece at a time, for a reader that pulls: each call delivers the next
+// piece to `consume` (files as written: a page of a series; IoTDB data: a device's merged series)
+// and returns whether there was one (false after the last).
+using TreeStepFn = std::function<absl::StatusOr<bool>(const TreePointsFn& consume)>;
+
+// ScanTreePoints' points as steps of a page each (the dataset, or the reader, must outlive the
+// function); errors name the file (`path` for a lone reader).
+TreeStepFn TreeStepsOf(const Dataset& dataset, TreeScanOptions options);
+TreeStepFn TreeStepsOf(std::shared_ptr<const TsFileReader> reader, std::string path, TreeScanOptions options);
 
 // Whether a file of `dataset` holds tree-model data or could not be read (and may: a scan then
 // reports why) — false means the input has none.
