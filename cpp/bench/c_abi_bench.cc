@@ -70,6 +70,35 @@ uint64_t TouchArray(const ArrowArray& a, const char* format) {
   }
 }
 
+// What a consumer of a stream does: reads it to its end, every buffer of every batch, and
+// releases it. Counts rows and batches; adds the time spent reading buffers to `touch_seconds`.
+struct Drained {
+  int64_t rows = 0;
+  int64_t batches = 0;
+  uint64_t checksum = 0;
+  double touch_seconds = 0;
+};
+void DrainStream(benchmark::State& state, ArrowArrayStream& stream, Drained& out) {
+  ArrowSchema schema;
+  stream.get_schema(&stream, &schema);
+  while (true) {
+    ArrowArray batch;
+    if (stream.get_next(&stream, &batch) != 0) {
+      state.SkipWithError(stream.get_last_error(&stream));
+      break;
+    }
+    if (batch.release == nullptr) break;
+    out.rows += batch.length;
+    ++out.batches;
+    const auto touch_start = std::chrono::steady_clock::now();
+    for (int64_t k = 0; k < batch.n_children; ++k) out.checksum += TouchArray(*batch.children[k], schema.children[k]->format);
+    out.touch_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - touch_start).count();
+    batch.release(&batch);
+  }
+  schema.release(&schema);
+  stream.release(&stream);
+}
+
 void BM_NativeScan(benchmark::State& state) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
   if (!reader.ok()) {
@@ -113,9 +142,7 @@ void BM_CAbiStream(benchmark::State& state) {
     tsread_error_free(error);
     return;
   }
-  int64_t rows = 0, batches = 0;
-  uint64_t checksum = 0;
-  double touch_seconds = 0;  // the consumer's own part: reading every buffer
+  Drained drained;  // touch_seconds: the consumer's own part, reading every buffer
   for (auto _ : state) {
     tsread_scan_options options;
     tsread_scan_options_init(&options);
@@ -134,30 +161,14 @@ void BM_CAbiStream(benchmark::State& state) {
       state.SkipWithError(tsread_error_message(error));
       break;
     }
-    ArrowSchema schema;
-    stream.get_schema(&stream, &schema);
-    while (true) {
-      ArrowArray batch;
-      if (stream.get_next(&stream, &batch) != 0) {
-        state.SkipWithError(stream.get_last_error(&stream));
-        break;
-      }
-      if (batch.release == nullptr) break;
-      rows += batch.length;
-      ++batches;
-      const auto touch_start = std::chrono::steady_clock::now();
-      for (int64_t k = 0; k < batch.n_children; ++k) checksum += TouchArray(*batch.children[k], schema.children[k]->format);
-      touch_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - touch_start).count();
-      batch.release(&batch);
-    }
-    schema.release(&schema);
-    stream.release(&stream);
+    DrainStream(state, stream, drained);
   }
   tsread_source_free(source);
-  benchmark::DoNotOptimize(checksum);
-  state.SetItemsProcessed(rows);
-  state.counters["touch_ms"] = benchmark::Counter(1000 * touch_seconds, benchmark::Counter::kAvgIterations);
-  state.counters["rows_per_batch"] = batches > 0 ? static_cast<double>(rows) / static_cast<double>(batches) : 0;
+  benchmark::DoNotOptimize(drained.checksum);
+  state.SetItemsProcessed(drained.rows);
+  state.counters["touch_ms"] = benchmark::Counter(1000 * drained.touch_seconds, benchmark::Counter::kAvgIterations);
+  state.counters["rows_per_batch"] =
+      drained.batches > 0 ? static_cast<double>(drained.rows) / static_cast<double>(drained.batches) : 0;
 }
 // Args: threads; TAG columns as utf8 (0, the default), as dictionaries (1), or left out (2).
 BENCHMARK(BM_CAbiStream)
@@ -174,7 +185,7 @@ BENCHMARK(BM_CAbiStream)
 // 1.5M points, enough for the streams' steady state (the fixtures alone are 40k points).
 std::string TreeDataset(int64_t which) {
   const std::string name = which == 0 ? "tree_nonaligned" : "tree_aligned";
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tsread_c_abi_bench_" + name);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tsread_c_abi_bench_40_" + name);
   const std::filesystem::path target = std::filesystem::absolute(std::string(TSREAD_SOURCE_DIR) + "/../shared/fixtures/" + name + ".tsfile");
   std::filesystem::create_directories(dir);
   for (int i = 0; i < 40; ++i) {
@@ -225,8 +236,7 @@ void BM_CAbiTreeStream(benchmark::State& state) {
     tsread_error_free(error);
     return;
   }
-  int64_t points = 0;
-  uint64_t checksum = 0;
+  Drained drained;
   for (auto _ : state) {
     tsread_tree_scan_options options;
     tsread_tree_scan_options_init(&options);
@@ -236,25 +246,11 @@ void BM_CAbiTreeStream(benchmark::State& state) {
       state.SkipWithError(tsread_error_message(error));
       break;
     }
-    ArrowSchema schema;
-    stream.get_schema(&stream, &schema);
-    while (true) {
-      ArrowArray batch;
-      if (stream.get_next(&stream, &batch) != 0) {
-        state.SkipWithError(stream.get_last_error(&stream));
-        break;
-      }
-      if (batch.release == nullptr) break;
-      points += batch.length;
-      for (int64_t k = 0; k < batch.n_children; ++k) checksum += TouchArray(*batch.children[k], schema.children[k]->format);
-      batch.release(&batch);
-    }
-    schema.release(&schema);
-    stream.release(&stream);
+    DrainStream(state, stream, drained);
   }
   tsread_source_free(source);
-  benchmark::DoNotOptimize(checksum);
-  state.SetItemsProcessed(points);
+  benchmark::DoNotOptimize(drained.checksum);
+  state.SetItemsProcessed(drained.rows);
 }
 // Args: the fixture (as above); device and measurement as utf8 (0) or dictionaries (1).
 BENCHMARK(BM_CAbiTreeStream)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
