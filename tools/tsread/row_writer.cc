@@ -96,7 +96,7 @@ void RowWriter::Value(const ColumnVector& column, size_t row) {
     case DataType::kString: line += JsonString(column.binary(row)); return;
     case DataType::kBlob:
       line += '"';
-      AppendBlob(line, column.binary(row));
+      AppendBlobHex(line, column.binary(row));
       line += '"';
       return;
     default: break;

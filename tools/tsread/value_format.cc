@@ -27,16 +27,6 @@ void AppendCsvField(std::string& out, std::string_view s) {
   }
 }
 
-void AppendBlob(std::string& out, std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += "0x";
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
-}
-
 void AppendValue(std::string& out, const ColumnVector& column, size_t row) {
   switch (column.type) {
     case DataType::kBoolean: out += column.bools[row] ? "true" : "false"; return;
@@ -50,7 +40,7 @@ void AppendValue(std::string& out, const ColumnVector& column, size_t row) {
     case DataType::kDouble: AppendDouble(out, column.doubles[row]); return;
     case DataType::kText:
     case DataType::kString: AppendQuoted(out, column.binary(row)); return;
-    case DataType::kBlob: AppendBlob(out, column.binary(row)); return;
+    case DataType::kBlob: AppendBlobHex(out, column.binary(row)); return;
   }
 }
 

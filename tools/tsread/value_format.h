@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "tsread/common/blob_text.h"  // AppendBlobHex: BLOB values
 #include "tsread/read/column_vector.h"
 
 namespace tsread::cli {
@@ -23,8 +24,6 @@ void AppendDouble(std::string& out, double v);
 void AppendQuoted(std::string& out, std::string_view s);
 // `s` quoted only when it holds a comma, quote, CR or LF (RFC 4180).
 void AppendCsvField(std::string& out, std::string_view s);
-// "0x" + lowercase hex.
-void AppendBlob(std::string& out, std::string_view bytes);
 // Row `row` of `column` (which must be valid there) in the CSV value form of its type.
 void AppendValue(std::string& out, const ColumnVector& column, size_t row);
 

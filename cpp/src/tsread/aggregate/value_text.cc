@@ -1,6 +1,7 @@
 #include "tsread/aggregate/value_text.h"
 
 #include "absl/strings/str_cat.h"
+#include "tsread/common/blob_text.h"
 #include "tsread/common/java_number_text.h"
 
 namespace tsread {
@@ -13,16 +14,7 @@ std::string AggregateValueText(DataType type, const AggregateValue& v) {
     case DataType::kDouble: AppendJavaDouble(out, v.d); return out;
     case DataType::kText:
     case DataType::kString: return v.s;
-    case DataType::kBlob: {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out = "0x";
-      for (char c : v.s) {
-        const auto b = static_cast<unsigned char>(c);
-        out.push_back(kHex[b >> 4]);
-        out.push_back(kHex[b & 15]);
-      }
-      return out;
-    }
+    case DataType::kBlob: AppendBlobHex(out, v.s); return out;
     default: return absl::StrCat(v.i);
   }
 }

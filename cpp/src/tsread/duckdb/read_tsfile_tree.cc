@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tsread/common/blob_text.h"
 #include "tsread/common/java_number_text.h"
 #include "tsread/duckdb/function_support.h"
 #include "tsread/io/status_macros.h"
@@ -261,16 +262,10 @@ absl::Status ValueText(const ColumnVector& v, size_t r, std::string& out) {
       out.assign(v.binary(r));
       if (!ValidUtf8(out)) return absl::DataLossError("a value is not valid UTF-8");
       return absl::OkStatus();
-    case DataType::kBlob: {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out = "0x";
-      for (char c : v.binary(r)) {
-        const auto b = static_cast<unsigned char>(c);
-        out.push_back(kHex[b >> 4]);
-        out.push_back(kHex[b & 15]);
-      }
+    case DataType::kBlob:
+      out.clear();
+      AppendBlobHex(out, v.binary(r));
       return absl::OkStatus();
-    }
     default: return absl::UnimplementedError("unsupported data type");
   }
 }
