@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,33 @@ void DrainStream(benchmark::State& state, ArrowArrayStream& stream, Drained& out
   stream.release(&stream);
 }
 
+// Opens `path` through the C ABI and, each iteration, drains the stream `scan` starts on it.
+using ScanCall = std::function<tsread_code(const tsread_source*, ArrowArrayStream*, tsread_error**)>;
+Drained StreamEachIteration(benchmark::State& state, const std::string& path, const ScanCall& scan) {
+  Drained drained;
+  const char* inputs[] = {path.c_str()};
+  tsread_source* source = nullptr;
+  tsread_error* error = nullptr;
+  if (tsread_open(inputs, 1, nullptr, &source, &error) != TSREAD_OK) {
+    state.SkipWithError(tsread_error_message(error));
+    tsread_error_free(error);
+    return drained;
+  }
+  for (auto _ : state) {
+    ArrowArrayStream stream;
+    if (scan(source, &stream, &error) != TSREAD_OK) {
+      state.SkipWithError(tsread_error_message(error));
+      tsread_error_free(error);
+      break;
+    }
+    DrainStream(state, stream, drained);
+  }
+  tsread_source_free(source);
+  benchmark::DoNotOptimize(drained.checksum);
+  state.SetItemsProcessed(drained.rows);
+  return drained;
+}
+
 void BM_NativeScan(benchmark::State& state) {
   absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(BenchFile());
   if (!reader.ok()) {
@@ -133,39 +161,23 @@ void BM_NativeScan(benchmark::State& state) {
 BENCHMARK(BM_NativeScan)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_CAbiStream(benchmark::State& state) {
-  const std::string path = BenchFile();
-  const char* inputs[] = {path.c_str()};
-  tsread_source* source = nullptr;
-  tsread_error* error = nullptr;
-  if (tsread_open(inputs, 1, nullptr, &source, &error) != TSREAD_OK) {
-    state.SkipWithError(tsread_error_message(error));
-    tsread_error_free(error);
-    return;
+  tsread_scan_options options;
+  tsread_scan_options_init(&options);
+  options.table = "sensors";
+  options.threads = static_cast<int>(state.range(0));
+  options.unordered = 1;
+  options.tags_as_dictionary = state.range(1) == 1;
+  // range(1) == 2: the FIELD columns only (what the stream costs beyond per-row tags).
+  static const char* kFields[] = {"s_int64", "s_double", "s_float", "s_int32", "s_bool"};
+  if (state.range(1) == 2) {
+    options.columns = kFields;
+    options.n_columns = 5;
   }
-  Drained drained;  // touch_seconds: the consumer's own part, reading every buffer
-  for (auto _ : state) {
-    tsread_scan_options options;
-    tsread_scan_options_init(&options);
-    options.table = "sensors";
-    options.threads = static_cast<int>(state.range(0));
-    options.unordered = 1;
-    options.tags_as_dictionary = state.range(1) == 1;
-    // range(1) == 2: the FIELD columns only (what the stream costs beyond per-row tags).
-    static const char* kFields[] = {"s_int64", "s_double", "s_float", "s_int32", "s_bool"};
-    if (state.range(1) == 2) {
-      options.columns = kFields;
-      options.n_columns = 5;
-    }
-    ArrowArrayStream stream;
-    if (tsread_scan(source, &options, &stream, &error) != TSREAD_OK) {
-      state.SkipWithError(tsread_error_message(error));
-      break;
-    }
-    DrainStream(state, stream, drained);
-  }
-  tsread_source_free(source);
-  benchmark::DoNotOptimize(drained.checksum);
-  state.SetItemsProcessed(drained.rows);
+  // touch_seconds: the consumer's own part, reading every buffer.
+  const Drained drained = StreamEachIteration(state, BenchFile(), [&](const tsread_source* source, ArrowArrayStream* out,
+                                                                       tsread_error** error) {
+    return tsread_scan(source, &options, out, error);
+  });
   state.counters["touch_ms"] = benchmark::Counter(1000 * drained.touch_seconds, benchmark::Counter::kAvgIterations);
   state.counters["rows_per_batch"] =
       drained.batches > 0 ? static_cast<double>(drained.rows) / static_cast<double>(drained.batches) : 0;
@@ -227,30 +239,13 @@ void BM_NativeTreePoints(benchmark::State& state) {
 BENCHMARK(BM_NativeTreePoints)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_CAbiTreeStream(benchmark::State& state) {
-  const std::string path = TreeDataset(state.range(0));
-  const char* inputs[] = {path.c_str()};
-  tsread_source* source = nullptr;
-  tsread_error* error = nullptr;
-  if (tsread_open(inputs, 1, nullptr, &source, &error) != TSREAD_OK) {
-    state.SkipWithError(tsread_error_message(error));
-    tsread_error_free(error);
-    return;
-  }
-  Drained drained;
-  for (auto _ : state) {
-    tsread_tree_scan_options options;
-    tsread_tree_scan_options_init(&options);
-    options.names_as_dictionary = state.range(1) == 1;
-    ArrowArrayStream stream;
-    if (tsread_scan_tree(source, &options, &stream, &error) != TSREAD_OK) {
-      state.SkipWithError(tsread_error_message(error));
-      break;
-    }
-    DrainStream(state, stream, drained);
-  }
-  tsread_source_free(source);
-  benchmark::DoNotOptimize(drained.checksum);
-  state.SetItemsProcessed(drained.rows);
+  tsread_tree_scan_options options;
+  tsread_tree_scan_options_init(&options);
+  options.names_as_dictionary = state.range(1) == 1;
+  StreamEachIteration(state, TreeDataset(state.range(0)),
+                      [&](const tsread_source* source, ArrowArrayStream* out, tsread_error** error) {
+                        return tsread_scan_tree(source, &options, out, error);
+                      });
 }
 // Args: the fixture (as above); device and measurement as utf8 (0) or dictionaries (1).
 BENCHMARK(BM_CAbiTreeStream)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "read_table.h"
+#include "read_tree.h"
 #include "tsread/common/utf8.h"
 #include "tsread/dataset/tree_points.h"
 
@@ -96,12 +97,7 @@ ArrowTreeScan::ArrowTreeScan(std::shared_ptr<const PyDataset> ds, TimeRange rang
                              std::vector<std::string> measurements, size_t batch_rows, ArrowExportOptions options)
     : ds_(std::move(ds)), batch_rows_(batch_rows), options_(std::move(options)) {
   const Dataset& dataset = *ds_->dataset();
-  if (!MayHoldTreeModel(dataset)) {
-    throw py::value_error("scan_tree: no tree-model data in " +
-                          (dataset.files().size() == 1 ? dataset.files()[0].path
-                                                       : std::to_string(dataset.files().size()) + " files") +
-                          " (read its tables with scan)");
-  }
+  if (!MayHoldTreeModel(dataset)) RaiseNoTreeData(dataset, "scan_tree", "scan");
   scan_.time_range = range;
   if (!devices.empty()) {
     scan_.select_device = [devices = std::move(devices)](std::string_view d) { return TreeDeviceSelected(devices, d); };
@@ -112,14 +108,15 @@ ArrowTreeScan::ArrowTreeScan(std::shared_ptr<const PyDataset> ds, TimeRange rang
 void ArrowTreeScan::Export(ArrowArrayStream* out) const {
   const Dataset* dataset = ds_->dataset().get();
   std::shared_ptr<const void> owner;
-  absl::StatusOr<TreeStepFn> step;
+  TreeStepFn step;
   absl::StatusOr<std::vector<TreeSeriesInfo>> series;
   {
     py::gil_scoped_release released;  // the series' metadata is read here
     if (ds_->iotdb() != nullptr) {
-      series = ds_->iotdb()->TreeSeries(scan_);
+      absl::StatusOr<std::vector<iotdb::TreeDeviceFiles>> devices = ds_->iotdb()->TreeDevices(scan_);
+      series = devices.ok() ? ds_->iotdb()->TreeSeries(*devices, scan_) : devices.status();
       owner = ds_->iotdb();
-      step = ds_->iotdb()->TreeSteps(scan_);
+      if (devices.ok()) step = ds_->iotdb()->TreeSteps(std::move(*devices), scan_);
     } else {
       series = TreeSeriesOf(*dataset, scan_);
       owner = ds_->dataset();
@@ -134,7 +131,7 @@ void ArrowTreeScan::Export(ArrowArrayStream* out) const {
     }
     types.push_back(s.type);
   }
-  Check(ExportTreeArrowStream(std::move(owner), Check(std::move(step), dataset), std::move(types), batch_rows_, options_, out), dataset);
+  Check(ExportTreeArrowStream(std::move(owner), std::move(step), std::move(types), batch_rows_, options_, out), dataset);
 }
 
 py::capsule ArrowTreeScan::Stream() const {

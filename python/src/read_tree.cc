@@ -63,18 +63,22 @@ py::str Name(const std::string& bytes, const std::string& file, const char* what
   return py::str(bytes);
 }
 
-[[noreturn]] void NoTreeData(const Dataset& dataset) {
-  std::string message = "read_tree: no tree-model data in ";
+}  // namespace
+
+[[noreturn]] void RaiseNoTreeData(const Dataset& dataset, const std::string& function, const std::string& table_reader) {
+  std::string message = function + ": no tree-model data in ";
   message += dataset.files().size() == 1 ? dataset.files()[0].path
                                          : std::to_string(dataset.files().size()) + " files";
   const std::vector<std::string> tables = dataset.TableNames();
   if (!tables.empty()) {
     message += " (table-model tables: ";
     for (size_t t = 0; t < tables.size(); ++t) message += (t > 0 ? ", " : "") + tables[t];
-    message += "; read them with read_table)";
+    message += "; read them with " + table_reader + ")";
   }
   throw py::value_error(message);
 }
+
+namespace {
 
 // read_tree's result: the point columns by name.
 py::dict PointsDict(const py::list& devices, const py::list& measurements, const py::list& times, const py::list& values) {
@@ -136,7 +140,7 @@ py::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUt
     Check(ds.iotdb()->ScanTree(options, columns.Append(where)), &dataset);
     return columns.Dict();
   }
-  if (!MayHoldTreeModel(dataset)) NoTreeData(dataset);
+  if (!MayHoldTreeModel(dataset)) RaiseNoTreeData(dataset, "read_tree", "read_table");
   // File after file, each file's points by device, measurement and time (dataset/tree_points.h).
   for (size_t i = 0; i < dataset.files().size(); ++i) {
     const DatasetFile& file = dataset.files()[i];

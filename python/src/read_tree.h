@@ -27,6 +27,10 @@ struct TreeSelection {
 // then time. TEXT/STRING values that are not UTF-8: as `invalid_utf8` says (text_values.h); the
 // error names the file, device, measurement and time; device and measurement names that are not
 // UTF-8 are CorruptFileError. ValueError if no file holds tree-model data. Ctrl-C stops it.
+// ValueError: `function` found no tree-model data in `dataset` (its tables named, to be read with
+// `table_reader`).
+[[noreturn]] void RaiseNoTreeData(const Dataset& dataset, const std::string& function, const std::string& table_reader);
+
 pybind11::dict ReadTree(const PyDataset& ds, const TreeSelection& selection, InvalidUtf8 invalid_utf8);
 
 }  // namespace tsread::python

@@ -102,9 +102,9 @@ std::function<absl::Status(ArrowArray*)> ArraysOfCursor(std::shared_ptr<Cursor> 
   };
 }
 
-// A threaded scan's arrays (ProducedArrays: in order, built by the scan's threads ahead of the
-// consumer; ParallelArrays: in any order, workers and the consumer sharing the splits), owned by
-// `next`.
+// The arrays of a threaded scan (ProducedArrays: in order, built by the scan's threads ahead of the
+// consumer; ParallelArrays: in any order, workers and the consumer sharing the splits) or of a
+// tree export (TreeArrays), owned by `next`.
 template <typename Arrays>
 void UseArrays(StreamPrivate& priv, std::unique_ptr<Arrays> arrays) {
   priv.next = [arrays = std::shared_ptr<Arrays>(std::move(arrays))](ArrowArray* out) { return arrays->Next(out); };
@@ -209,10 +209,8 @@ absl::Status ExportTreeArrowStream(std::shared_ptr<const void> owner, TreeStepFn
   auto priv = std::make_unique<StreamPrivate>();
   priv->projection = projection.get();
   priv->options = options;
-  priv->next = [arrays = std::make_shared<arrow_internal::TreeArrays>(std::move(step), projection.get(), batch_rows,
-                                                                      priv->options, priv->pool)](ArrowArray* out) {
-    return arrays->Next(out);
-  };
+  UseArrays(*priv, std::make_unique<arrow_internal::TreeArrays>(std::move(step), priv->projection, batch_rows,
+                                                                 priv->options, priv->pool));
   priv->keep_alive = Keep(std::move(owner), std::move(projection));
   FillStream(std::move(priv), out);
   return absl::OkStatus();

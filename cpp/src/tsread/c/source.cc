@@ -21,12 +21,7 @@ namespace {
 
 absl::StatusOr<std::vector<std::string>> InputsOf(const char* const* inputs, size_t n_inputs) {
   if (inputs == nullptr || n_inputs == 0) return absl::InvalidArgumentError("tsread_open: no input given");
-  std::vector<std::string> out;
-  for (size_t i = 0; i < n_inputs; ++i) {
-    if (inputs[i] == nullptr) return absl::InvalidArgumentError(absl::StrCat("tsread_open: input ", i, " is NULL"));
-    out.emplace_back(inputs[i]);
-  }
-  return out;
+  return StringsFrom(inputs, n_inputs, "tsread_open: inputs");
 }
 
 // What the other front ends print as warnings (the CLI on stderr, Python as UserWarnings).

@@ -72,9 +72,10 @@ absl::Status ScanTree(const tsread_source& source, const tsread_tree_scan_option
     step = TreeStepsOf(source.memory, source.files.empty() ? "" : source.files[0], options);
   } else if (source.iotdb != nullptr) {
     if (!MayHoldTreeModel(source.iotdb->dataset())) return NoTreeModel(source);
-    TSREAD_ASSIGN_OR_RETURN(series, source.iotdb->TreeSeries(options));
+    TSREAD_ASSIGN_OR_RETURN(std::vector<iotdb::TreeDeviceFiles> devices, source.iotdb->TreeDevices(options));
+    TSREAD_ASSIGN_OR_RETURN(series, source.iotdb->TreeSeries(devices, options));
     owner = source.iotdb;
-    TSREAD_ASSIGN_OR_RETURN(step, source.iotdb->TreeSteps(options));
+    step = source.iotdb->TreeSteps(std::move(devices), options);
   } else {
     if (!MayHoldTreeModel(*source.dataset)) return NoTreeModel(source);
     TSREAD_ASSIGN_OR_RETURN(series, TreeSeriesOf(*source.dataset, options));

@@ -31,47 +31,53 @@ absl::StatusOr<std::vector<TreeDevice>> SelectedDevices(const TsFileReader& read
   return devices;
 }
 
-// Calls fn(device, the device's series, each selected one's metadata in name order) per selected
-// device in path order.
-template <typename Fn>
-absl::Status ForEachSelectedDevice(const TsFileReader& reader, const TreeScanOptions& options, Fn&& fn) {
-  TSREAD_ASSIGN_OR_RETURN(const std::vector<TreeDevice> devices, SelectedDevices(reader, options));
-  for (const TreeDevice& device : devices) {
-    TSREAD_ASSIGN_OR_RETURN(std::vector<TimeseriesMetadata> series, reader.ReadTimeseries(device.location));
-    std::vector<const TimeseriesMetadata*> selected;
-    for (const TimeseriesMetadata& s : series) {
-      if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) selected.push_back(&s);
-    }
-    std::stable_sort(selected.begin(), selected.end(), [](const TimeseriesMetadata* a, const TimeseriesMetadata* b) {
-      return a->measurement < b->measurement;
-    });
-    TSREAD_RETURN_IF_ERROR(fn(device.name, series, selected));
+// Indexes of the series `options` select among a device's `series`, by measurement name.
+std::vector<size_t> SelectedSeries(const std::vector<TimeseriesMetadata>& series, const TreeScanOptions& options) {
+  std::vector<size_t> selected;
+  for (size_t k = 0; k < series.size(); ++k) {
+    if (!series[k].is_time_column() && TreeMeasurementSelected(options, series[k].measurement)) selected.push_back(k);
   }
-  return absl::OkStatus();
+  std::stable_sort(selected.begin(), selected.end(),
+                   [&](size_t a, size_t b) { return series[a].measurement < series[b].measurement; });
+  return selected;
+}
+
+// File `f` of `dataset` if it holds tree-model data, else nullptr; the error of its metadata (or of
+// opening it) naming it.
+absl::StatusOr<std::shared_ptr<const TsFileReader>> TreeFile(const Dataset& dataset, size_t f) {
+  const DatasetFile& file = dataset.files()[f];
+  if (!file.status.ok()) return WithFileName(file.status, file.path);  // its metadata could not be read
+  if (!file.has_tree_model) return nullptr;
+  absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
+  if (!reader.ok()) return WithFileName(reader.status(), file.path);
+  return reader;
+}
+
+// Runs `step` to the end.
+absl::Status RunSteps(const TreeStepFn& step, const TreePointsFn& consume) {
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const bool more, step(consume));
+    if (!more) return absl::OkStatus();
+  }
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeriesOfFile(const TsFileReader& reader, const TreeScanOptions& options) {
+  TSREAD_ASSIGN_OR_RETURN(const std::vector<TreeDevice> devices, SelectedDevices(reader, options));
   std::vector<TreeSeriesInfo> out;
-  TSREAD_RETURN_IF_ERROR(ForEachSelectedDevice(
-      reader, options,
-      [&](const std::string& device, const std::vector<TimeseriesMetadata>&,
-          const std::vector<const TimeseriesMetadata*>& selected) {
-        for (const TimeseriesMetadata* s : selected) out.push_back({device, s->measurement, s->data_type});
-        return absl::OkStatus();
-      }));
+  for (const TreeDevice& device : devices) {
+    TSREAD_ASSIGN_OR_RETURN(const std::vector<TimeseriesMetadata> series, reader.ReadTimeseries(device.location));
+    for (size_t k : SelectedSeries(series, options)) out.push_back({device.name, series[k].measurement, series[k].data_type});
+  }
   return out;
 }
 
 absl::Status ScanTreePointsOfFile(const TsFileReader& reader, const TreeScanOptions& options,
                                   const TreePointsFn& consume) {
   // Not owned: the steps end before this returns.
-  TreeStepFn step = TreeStepsOf(std::shared_ptr<const TsFileReader>(&reader, [](const TsFileReader*) {}), "", options);
-  while (true) {
-    TSREAD_ASSIGN_OR_RETURN(const bool more, step(consume));
-    if (!more) return absl::OkStatus();
-  }
+  return RunSteps(TreeStepsOf(std::shared_ptr<const TsFileReader>(&reader, [](const TsFileReader*) {}), "", options),
+                  consume);
 }
 
 bool TreeDeviceSelected(const std::vector<std::string>& selection, std::string_view device) {
@@ -91,42 +97,20 @@ bool MayHoldTreeModel(const Dataset& dataset) {
                      [](const DatasetFile& f) { return f.has_tree_model || !f.status.ok(); });
 }
 
-namespace {
-
-// Calls fn(reader) for each file of `dataset` holding tree-model data, in order; its errors, but
-// for the consumer's cancellations, name the file.
-template <typename Fn>
-absl::Status ForEachTreeFile(const Dataset& dataset, Fn&& fn) {
-  for (size_t f = 0; f < dataset.files().size(); ++f) {
-    const DatasetFile& file = dataset.files()[f];
-    if (!file.status.ok()) return WithFileName(file.status, file.path);  // its metadata could not be read
-    if (!file.has_tree_model) continue;
-    absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset.OpenFile(f);
-    if (!reader.ok()) return WithFileName(reader.status(), file.path);
-    const absl::Status status = fn(**reader);
-    if (!status.ok()) return absl::IsCancelled(status) ? status : WithFileName(status, file.path);
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeriesOf(const Dataset& dataset, const TreeScanOptions& options) {
   std::vector<TreeSeriesInfo> out;
-  TSREAD_RETURN_IF_ERROR(ForEachTreeFile(dataset, [&](const TsFileReader& reader) -> absl::Status {
-    TSREAD_ASSIGN_OR_RETURN(std::vector<TreeSeriesInfo> series, TreeSeriesOfFile(reader, options));
-    for (TreeSeriesInfo& s : series) out.push_back(std::move(s));
-    return absl::OkStatus();
-  }));
+  for (size_t f = 0; f < dataset.files().size(); ++f) {
+    TSREAD_ASSIGN_OR_RETURN(const std::shared_ptr<const TsFileReader> reader, TreeFile(dataset, f));
+    if (reader == nullptr) continue;
+    absl::StatusOr<std::vector<TreeSeriesInfo>> series = TreeSeriesOfFile(*reader, options);
+    if (!series.ok()) return WithFileName(series.status(), dataset.files()[f].path);
+    for (TreeSeriesInfo& s : *series) out.push_back(std::move(s));
+  }
   return out;
 }
 
 absl::Status ScanTreePoints(const Dataset& dataset, const TreeScanOptions& options, const TreePointsFn& consume) {
-  TreeStepFn step = TreeStepsOf(dataset, options);
-  while (true) {
-    TSREAD_ASSIGN_OR_RETURN(const bool more, step(consume));
-    if (!more) return absl::OkStatus();
-  }
+  return RunSteps(TreeStepsOf(dataset, options), consume);
 }
 
 namespace {
@@ -178,12 +162,7 @@ class TreePointSteps {
     absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader_->ReadTimeseries(device.location);
     if (!series.ok()) return WithFileName(series.status(), path_);
     series_ = std::move(*series);
-    selected_.clear();
-    for (size_t k = 0; k < series_.size(); ++k) {
-      if (!series_[k].is_time_column() && TreeMeasurementSelected(options_, series_[k].measurement)) selected_.push_back(k);
-    }
-    std::stable_sort(selected_.begin(), selected_.end(),
-                     [&](size_t a, size_t b) { return series_[a].measurement < series_[b].measurement; });
+    selected_ = SelectedSeries(series_, options_);
     next_series_ = 0;
     return absl::OkStatus();
   }
@@ -196,14 +175,8 @@ class TreePointSteps {
       reader_ = std::move(lone_);
     } else {
       while (reader_ == nullptr && next_file_ < dataset_->files().size()) {
-        const size_t f = next_file_++;
-        const DatasetFile& file = dataset_->files()[f];
-        path_ = file.path;
-        if (!file.status.ok()) return WithFileName(file.status, path_);  // its metadata could not be read
-        if (!file.has_tree_model) continue;
-        absl::StatusOr<std::shared_ptr<const TsFileReader>> reader = dataset_->OpenFile(f);
-        if (!reader.ok()) return WithFileName(reader.status(), path_);
-        reader_ = std::move(*reader);
+        path_ = dataset_->files()[next_file_].path;
+        TSREAD_ASSIGN_OR_RETURN(reader_, TreeFile(*dataset_, next_file_++));
       }
       if (reader_ == nullptr) return false;
     }

@@ -116,12 +116,14 @@ class IotdbDataset {
   absl::StatusOr<std::vector<TreeDeviceFiles>> TreeDevices(const TreeScanOptions& options) const;
   absl::Status ScanTreeDevice(const TreeDeviceFiles& device, const TreeScanOptions& options,
                               const TreePointsFn& consume) const;
-  // ScanTree a device at a time, for a reader that pulls (dataset/tree_points.h); this data set
-  // must outlive the function.
-  absl::StatusOr<TreeStepFn> TreeSteps(const TreeScanOptions& options) const;
-  // The series ScanTree reads, in its order, each with the type its files' metadata give (a series
-  // stored with different types in different files comes once per type).
-  absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeries(const TreeScanOptions& options) const;
+  // ScanTree over `devices` (TreeDevices) a device at a time, for a reader that pulls
+  // (dataset/tree_points.h); this data set must outlive the function.
+  TreeStepFn TreeSteps(std::vector<TreeDeviceFiles> devices, TreeScanOptions options) const;
+  // The series of `devices` (TreeDevices) ScanTree reads, in its order, each with the type its
+  // files' metadata give (a series stored with different types in different files comes once per
+  // type).
+  absl::StatusOr<std::vector<TreeSeriesInfo>> TreeSeries(const std::vector<TreeDeviceFiles>& devices,
+                                                         const TreeScanOptions& options) const;
 
  private:
   IotdbDataset() = default;

@@ -58,22 +58,21 @@ absl::StatusOr<std::vector<TreeDeviceFiles>> IotdbDataset::TreeDevices(const Tre
   return out;
 }
 
-absl::StatusOr<TreeStepFn> IotdbDataset::TreeSteps(const TreeScanOptions& options) const {
-  TSREAD_ASSIGN_OR_RETURN(std::vector<TreeDeviceFiles> devices, TreeDevices(options));
+TreeStepFn IotdbDataset::TreeSteps(std::vector<TreeDeviceFiles> devices, TreeScanOptions options) const {
   struct Devices {
     std::vector<TreeDeviceFiles> devices;
     size_t next = 0;
   };
   auto state = std::make_shared<Devices>(Devices{std::move(devices), 0});
-  return TreeStepFn([this, state, options](const TreePointsFn& consume) -> absl::StatusOr<bool> {
+  return [this, state, options = std::move(options)](const TreePointsFn& consume) -> absl::StatusOr<bool> {
     if (state->next == state->devices.size()) return false;
     TSREAD_RETURN_IF_ERROR(ScanTreeDevice(state->devices[state->next++], options, consume));
     return true;
-  });
+  };
 }
 
-absl::StatusOr<std::vector<TreeSeriesInfo>> IotdbDataset::TreeSeries(const TreeScanOptions& options) const {
-  TSREAD_ASSIGN_OR_RETURN(const std::vector<TreeDeviceFiles> devices, TreeDevices(options));
+absl::StatusOr<std::vector<TreeSeriesInfo>> IotdbDataset::TreeSeries(const std::vector<TreeDeviceFiles>& devices,
+                                                                     const TreeScanOptions& options) const {
   std::vector<TreeSeriesInfo> out;
   for (const TreeDeviceFiles& device : devices) {
     std::set<std::pair<std::string, DataType>> series;  // by measurement, as ScanTreeDevice reads them
