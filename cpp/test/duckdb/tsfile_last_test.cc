@@ -1,25 +1,35 @@
 // tsfile_last against what SQL computes itself from read_tsfile's rows (arg_max of each column over
 // its non-null rows, max(time) per device), with 1 and 2 threads.
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "duckdb/duckdb_test_base.h"
+#include "tsread/write/tsfile_writer.h"
 
 namespace tsread::testing {
 namespace {
 
-// `SELECT tags, max(time), arg_max(c, time) FILTER (c IS NOT NULL)... FROM read_tsfile(...) GROUP BY tags`.
+// `SELECT tags, max(time), arg_max(c, time) FILTER (c IS NOT NULL), max(time) FILTER (c IS NOT
+// NULL)... FROM read_tsfile(...) GROUP BY tags`.
 std::string ExpectedLast(const std::string& file, const std::string& params, const std::string& tags,
                          const std::vector<std::string>& columns) {
   std::string sql = "SELECT " + tags + ", max(time)";
-  for (const std::string& c : columns) sql += ", arg_max(" + c + ", time) FILTER (WHERE " + c + " IS NOT NULL)";
+  for (const std::string& c : columns) {
+    sql += ", arg_max(" + c + ", time) FILTER (WHERE " + c + " IS NOT NULL)";
+    sql += ", max(time) FILTER (WHERE " + c + " IS NOT NULL)";
+  }
   return sql + " FROM read_tsfile('" + file + "'" + params + ") GROUP BY " + tags;
 }
 
 std::string Selected(const std::string& file, const std::string& params, const std::string& tags,
                      const std::vector<std::string>& columns) {
   std::string sql = "SELECT " + tags + ", time";
-  for (const std::string& c : columns) sql += ", " + c;
+  for (const std::string& c : columns) sql += ", " + c + ", " + c + "_time";
   return sql + " FROM tsfile_last('" + file + "'" + params + ")";
 }
 
@@ -43,6 +53,38 @@ TEST_P(DuckDbTest, TsfileLastEqualsArgMaxOverTheRows) {
     EXPECT_EQ(Int("SELECT count(*) FROM (" + got + " EXCEPT " + want + ")"), 0);
     EXPECT_EQ(Int("SELECT count(*) FROM (" + want + " EXCEPT " + got + ")"), 0);
   }
+}
+
+// The first column is the device id as tsfile_devices (and `tsread devices`) gives it.
+TEST_P(DuckDbTest, TsfileLastNamesEachDevice) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  EXPECT_EQ(Text("SELECT column_name FROM (DESCRIBE SELECT * FROM tsfile_last('" + file + "')) LIMIT 1"), "device");
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT device, region, id FROM tsfile_last('" + file +
+                "') EXCEPT SELECT device, region, id FROM tsfile_devices('" + file + "'))"),
+            0);
+  EXPECT_EQ(Int("SELECT count(DISTINCT device) FROM tsfile_last('" + file + "')"), 20);
+}
+
+// A TAG named `device` (the benchmark schema) keeps its name; the id's column becomes `_device`.
+TEST_P(DuckDbTest, TsfileLastsDeviceIdNeverTakesAColumnsName) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("tsread_duckdb_last_device_" + std::to_string(::getpid()) + "_" +
+                                      std::to_string(GetParam()) + ".tsfile");
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns.push_back(ColumnSchema{"device", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ColumnValues v;
+  v.type = DataType::kInt64;
+  v.int64s = {7, 8};
+  const std::vector<int64_t> times = {1, 2};
+  ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {v}).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  const std::string from = " FROM tsfile_last('" + path.string() + "')";
+  EXPECT_EQ(Text("SELECT _device || '|' || device || '|' || v || '|' || epoch_ms(v_time)" + from), "t.d1|d1|8|2");
+  std::filesystem::remove(path);
 }
 
 TEST_P(DuckDbTest, TsfileLastErrors) {

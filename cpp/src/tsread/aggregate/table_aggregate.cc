@@ -132,14 +132,16 @@ absl::Status FillEmptyBuckets(const AggregateOptions& options, TableAggregate& o
   return absl::OkStatus();
 }
 
-std::string TableAggregate::DeviceIdColumn() const {
+std::string DeviceIdColumnAmong(const std::vector<std::string>& taken) {
   std::string name = "device";
-  auto taken = [&](const std::string& n) {
-    return std::find(tag_columns.begin(), tag_columns.end(), n) != tag_columns.end() ||
-           std::any_of(columns.begin(), columns.end(), [&](const ColumnSchema& c) { return c.name == n; });
-  };
-  while (taken(name)) name.insert(name.begin(), '_');
+  while (std::find(taken.begin(), taken.end(), name) != taken.end()) name.insert(name.begin(), '_');
   return name;
+}
+
+std::string TableAggregate::DeviceIdColumn() const {
+  std::vector<std::string> taken = tag_columns;
+  for (const ColumnSchema& c : columns) taken.push_back(c.name);
+  return DeviceIdColumnAmong(taken);
 }
 
 absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options) {

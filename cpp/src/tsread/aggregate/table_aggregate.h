@@ -82,6 +82,11 @@ struct TableAggregate {
   std::string DeviceIdColumn() const;
 };
 
+// "device", or with an underscore before it as many times as it takes to differ from every name in
+// `taken` (TableAggregate::DeviceIdColumn; SQL's tsfile_last passes its every output name, so that
+// the name does not change with the columns a query uses).
+std::string DeviceIdColumnAmong(const std::vector<std::string>& taken);
+
 // Errors: InvalidArgument for an unknown table, a column that is not one of its FIELD columns or a
 // negative bucket width; a file's errors name it.
 absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options);

@@ -27,7 +27,18 @@ struct LastBind {
   TimeMapping time;
   AggregateOptions options;
   size_t tag_count = 0;
-  std::vector<ColumnSchema> fields;  // the FIELD columns, in schema order (outputs tag_count + 1 + j)
+  // The FIELD columns, in schema order: field j's latest value is output FieldOutput(j), its time the
+  // output after it.
+  std::vector<ColumnSchema> fields;
+
+  // Outputs: the device id (0), the TAG columns (1 .. tag_count), `time`, then per field its value
+  // and its time.
+  idx_t TimeOutput() const { return tag_count + 1; }
+  idx_t FieldOutput(size_t j) const { return TimeOutput() + 1 + 2 * j; }
+  // The field whose value or time output `id` is; fields.size() for any other output.
+  size_t FieldOf(idx_t id) const {
+    return id > TimeOutput() && id < FieldOutput(fields.size()) ? (id - TimeOutput() - 1) / 2 : fields.size();
+  }
 };
 
 struct LastState {
@@ -56,18 +67,24 @@ absl::Status Bind(duckdb_bind_info info) {
       TableOfData(bind->data, NamedString(info, "table_name"), kFunction);
   if (!table.ok()) return table.status();
   bind->options.table = table->first;
-  // The columns Aggregate gives: the TAG columns, then every FIELD column, in schema order.
-  const TableSchema* schema = &table->second;
-  for (const ColumnSchema& c : schema->columns) {
-    if (c.category != ColumnCategory::kTag) continue;
-    AddResultColumn(info, c.name.c_str(), DUCKDB_TYPE_VARCHAR);
-    ++bind->tag_count;
-  }
-  AddResultColumn(info, "time", TimestampType(bind->time));
-  for (const ColumnSchema& c : schema->columns) {
+  // The columns `tsread last` prints: the device id, the TAG columns, `time`, then per FIELD column
+  // (schema order) its latest value and that value's time.
+  std::vector<std::string> tags, names = {"time"};
+  for (const ColumnSchema& c : table->second.columns) {
+    if (c.category == ColumnCategory::kTag) tags.push_back(c.name);
     if (c.category != ColumnCategory::kField) continue;
-    AddResultColumn(info, c.name.c_str(), FieldType(c.data_type, bind->time, false));
     bind->fields.push_back(c);
+    names.push_back(c.name);
+    names.push_back(c.name + "_time");
+  }
+  names.insert(names.end(), tags.begin(), tags.end());
+  AddResultColumn(info, DeviceIdColumnAmong(names).c_str(), DUCKDB_TYPE_VARCHAR);
+  for (const std::string& tag : tags) AddResultColumn(info, tag.c_str(), DUCKDB_TYPE_VARCHAR);
+  bind->tag_count = tags.size();
+  AddResultColumn(info, "time", TimestampType(bind->time));
+  for (const ColumnSchema& c : bind->fields) {
+    AddResultColumn(info, c.name.c_str(), FieldType(c.data_type, bind->time, false));
+    AddResultColumn(info, (c.name + "_time").c_str(), TimestampType(bind->time));
   }
   duckdb_bind_set_bind_data(info, bind.release(), DeleteAs<LastBind>);
   return absl::OkStatus();
@@ -81,7 +98,7 @@ absl::Status Init(duckdb_init_info info) {
   for (idx_t i = 0; i < duckdb_init_get_column_count(info); ++i) {
     const idx_t id = duckdb_init_get_column_index(info, i);
     state->outputs.push_back(id);
-    if (id > bind->tag_count && id <= bind->tag_count + bind->fields.size()) used[id - bind->tag_count - 1] = true;
+    if (const size_t j = bind->FieldOf(id); j < used.size()) used[j] = true;
   }
   const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
   absl::StatusOr<TableAggregate> result = bind->data.iotdb != nullptr ? AggregateIotdb(*bind->data.iotdb, options)
@@ -92,35 +109,40 @@ absl::Status Init(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
-// The latest value of `c` into row `row` of `vector` (NULL when the device has none).
+// The latest value of `c`, or its time when `time_of_value`, into row `row` of `vector` (NULL when the
+// device has none).
 absl::Status WriteLast(duckdb_vector vector, size_t row, const ColumnAggregate& c, const ColumnSchema& column,
-                       const GroupAggregate& g, const TimeMapping& time) {
+                       bool time_of_value, const GroupAggregate& g, const TimeMapping& time) {
   if (c.count() == 0) {
     SetNull(vector, row);
     return absl::OkStatus();
   }
+  if (time_of_value) return WriteTime(vector, row, c.last_time(), time, ValueContext{kFunction, g.device, column.name});
   return WriteValue(vector, row, column.data_type, c.last(), time, ValueContext{kFunction, g.device, column.name});
 }
 
-// Output `id` of group `g` (its TAG values, `time`, then its FIELD columns' latest values) into
-// row `row` of `vector`.
+// Output `id` of group `g` (LastBind's order) into row `row` of `vector`.
 absl::Status WriteOutput(duckdb_vector vector, size_t row, idx_t id, const GroupAggregate& g, const LastBind& bind,
                          const LastState& state) {
   const TableAggregate& r = state.result;
-  if (id < bind.tag_count) {
-    if (!g.tags[id]) {
+  if (id == 0) return WriteText(vector, row, g.device, ValueContext{kFunction, g.device, "device"});
+  if (id <= bind.tag_count) {
+    if (!g.tags[id - 1]) {
       SetNull(vector, row);
       return absl::OkStatus();
     }
-    return WriteText(vector, row, *g.tags[id], ValueContext{kFunction, g.device, r.tag_columns[id]});
+    return WriteText(vector, row, *g.tags[id - 1], ValueContext{kFunction, g.device, r.tag_columns[id - 1]});
   }
-  if (id == bind.tag_count) return WriteTime(vector, row, g.last_time, bind.time, ValueContext{kFunction, g.device, "time"});
-  const size_t j = id - bind.tag_count - 1;
-  if (j >= bind.fields.size()) {  // a virtual column (row id): unused
+  if (id == bind.TimeOutput()) {
+    return WriteTime(vector, row, g.last_time, bind.time, ValueContext{kFunction, g.device, "time"});
+  }
+  const size_t j = bind.FieldOf(id);
+  if (j == bind.fields.size()) {  // a virtual column (row id): unused
     SetNull(vector, row);
     return absl::OkStatus();
   }
-  return WriteLast(vector, row, g.columns[state.result_column[j]], bind.fields[j], g, bind.time);
+  const bool time_of_value = id != bind.FieldOutput(j);
+  return WriteLast(vector, row, g.columns[state.result_column[j]], bind.fields[j], time_of_value, g, bind.time);
 }
 
 }  // namespace
