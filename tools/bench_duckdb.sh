@@ -3,7 +3,8 @@
 # extension"): the issue's aggregate over ../shared/bench/table_large.tsfile through read_tsfile,
 # through read_parquet on the same rows as Parquet (snappy, written by DuckDB from a `tsread cat` CSV
 # dump) and through a native DuckDB table, with 1 then 2 threads, and a `tags` query for one device
-# of the 1000, and read_tsfile with tags_as_enum := true (TAG columns as ENUM codes); and two lower
+# of the 1000, and read_tsfile with tags_as_enum := true (TAG columns as ENUM codes); Q8 of the SQL suite
+# (average per region and 5-minute bucket) through read_tsfile, read_parquet and tsfile_aggregate; and two lower
 # bounds: the aggregate over an uncompressed in-memory table of the same rows (flat vectors handed
 # over at no cost: what any source that, like a stable-C-API table function, emits flat VARCHAR
 # vectors must at least take) and over the same table with the tags as ENUMs — all in one
@@ -46,7 +47,18 @@ declare -A from=(
   [bound_flat]="raw"
   [bound_enum]="raw_enum"
 )
-order=(read_tsfile read_tsfile_enum read_parquet native read_tsfile_tags bound_flat bound_enum)
+order=(read_tsfile read_tsfile_enum read_parquet native read_tsfile_tags bound_flat bound_enum q8_read_tsfile
+       q8_read_parquet q8_tsfile_aggregate)
+declare -A query
+for q in "${!from[@]}"; do query[$q]="SELECT $aggregate FROM ${from[$q]}"; done
+# Q8 of the SQL suite (issue 46): the average of s_double per region and 5-minute bucket — with time_bucket
+# over read_tsfile's TIMESTAMPTZ and over Parquet's TIMESTAMP, and through tsfile_aggregate's buckets (a
+# device's sums and counts per bucket, from statistics where a page lies in one bucket) re-aggregated by region.
+q8="SELECT region, time_bucket(INTERVAL '5 minutes', time) AS bucket, avg(s_double) AS avg FROM"
+query[q8_read_tsfile]="$q8 read_tsfile('$tsfile') GROUP BY ALL"
+query[q8_read_parquet]="$q8 read_parquet('$parquet') GROUP BY ALL"
+query[q8_tsfile_aggregate]="SELECT region, bucket, sum(s_double_sum) / sum(s_double_count) AS avg
+  FROM tsfile_aggregate('$tsfile', bucket := INTERVAL '5 minutes') GROUP BY ALL"
 
 # One process: load the native table (DuckDB's default compression) and the two uncompressed
 # bound tables, then per thread count every query REPS times, interleaved.
@@ -64,7 +76,7 @@ for threads in 1 2; do
   labels+=(set)
   for ((r = 0; r < reps; ++r)); do
     for q in "${order[@]}"; do
-      statements+=("SELECT $aggregate FROM ${from[$q]}")
+      statements+=("${query[$q]}")
       labels+=("$threads:$q")
     done
   done
@@ -88,9 +100,9 @@ for q in "${order[@]}"; do
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "DuckDB $(sql --csv "SELECT version()" | tail -1), $(nproc) CPUs, $reps runs each, median ms"
-printf '%-18s %10s %10s %8s\n' query "1 thread" "2 threads" "1->2"
+printf '%-20s %10s %10s %8s\n' query "1 thread" "2 threads" "1->2"
 for q in "${order[@]}"; do
-  printf '%-18s %10s %10s %7sx\n' "$q" "${ms[1:$q]}" "${ms[2:$q]}" "$(ratio "${ms[1:$q]}" "${ms[2:$q]}")"
+  printf '%-20s %10s %10s %7sx\n' "$q" "${ms[1:$q]}" "${ms[2:$q]}" "$(ratio "${ms[1:$q]}" "${ms[2:$q]}")"
 done
 echo "read_parquet / read_tsfile, 1 thread: $(ratio "${ms[1:read_parquet]}" "${ms[1:read_tsfile]}")x (target >= 2)"
 echo "native / read_tsfile, 1 thread: $(ratio "${ms[1:native]}" "${ms[1:read_tsfile]}")x (target >= 1.3)"
@@ -100,4 +112,7 @@ echo "lower bounds, 1 thread: flat VARCHAR vectors ${ms[1:bound_flat]} ms, ENUM 
   "2x read_parquet needs <= $(awk -v a="${ms[1:read_parquet]}" 'BEGIN {printf "%.1f", a / 2}') ms," \
   "1.3x native <= $(awk -v a="${ms[1:native]}" 'BEGIN {printf "%.1f", a / 1.3}') ms"
 echo "read_tsfile 1 -> 2 threads: $(ratio "${ms[1:read_tsfile]}" "${ms[2:read_tsfile]}")x (target >= 1.7)"
+echo "Q8: read_parquet / tsfile_aggregate, 1 thread: $(ratio "${ms[1:q8_read_parquet]}" "${ms[1:q8_tsfile_aggregate]}")x," \
+  "2 threads: $(ratio "${ms[2:q8_read_parquet]}" "${ms[2:q8_tsfile_aggregate]}")x (target >= 2);" \
+  "read_parquet / read_tsfile: $(ratio "${ms[1:q8_read_parquet]}" "${ms[1:q8_read_tsfile]}")x"
 echo "tags query / full scan, 1 thread: $(awk -v a="${ms[1:read_tsfile_tags]}" -v b="${ms[1:read_tsfile]}" 'BEGIN {printf "%.1f", 100 * a / b}')% (target < 5%)"

@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "text_values.h"
+#include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/aggregate/tree_aggregate.h"
@@ -86,7 +87,8 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   absl::StatusOr<TableAggregate> result;
   {
     py::gil_scoped_release nogil;
-    result = ds.iotdb() != nullptr ? AggregateIotdb(*ds.iotdb(), options) : Aggregate(*ds.dataset(), options);
+    result = ds.iotdb() != nullptr ? AggregateIotdb(*ds.iotdb(), options)
+                                   : AggregateOnThreads(*ds.dataset(), options, args.threads);
   }
   const TableAggregate& r = Check(std::move(result), ds.dataset().get());
   py::dict out;

@@ -24,10 +24,11 @@ def _expected(rows, column):
     return out
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("window", [{}, {"start": 1700000500000, "end": 1700003000000}])
-def test_aggregate_equals_pandas_on_the_rows(alltypes, window):
+def test_aggregate_equals_pandas_on_the_rows(alltypes, window, threads):
     columns = ["f_int32", "f_int64", "f_double", "f_boolean"]
-    got = tsread.aggregate(alltypes, columns=columns, **window)
+    got = tsread.aggregate(alltypes, columns=columns, threads=threads, **window)
     rows = tsread.read_table(alltypes, columns=["region", "id"] + columns, **window)
     assert got["rows"].sum() == len(rows)
     keys = got["id"].astype(object).fillna("<null>").astype(str) + "|" + got["region"].astype(object).fillna("<null>").astype(str)
@@ -85,6 +86,8 @@ def test_errors(alltypes):
         tsread.aggregate(alltypes, columns=["region"])
     with pytest.raises(TypeError, match="aggregate"):
         tsread.aggregate(alltypes, colums=["f_int32"])
+    with pytest.raises(ValueError, match="threads"):
+        tsread.aggregate(alltypes, threads=0)
 
 
 @pytest.mark.parametrize("bucket", ["10m", 3_600_000, pd.Timedelta(minutes=10)])

@@ -465,7 +465,7 @@ def last_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
-              origin=None, fill_empty=False, time_as="datetime", date_as="datetime64", invalid_utf8="error",
+              origin=None, fill_empty=False, threads=1, time_as="datetime", date_as="datetime64", invalid_utf8="error",
               skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
@@ -483,8 +483,12 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     read_table's dtypes (nullable ones: a group may have no value); time_as/date_as as
     read_table's; start/end/tags and invalid_utf8 as read_table's. `frame.attrs["pages"]` and
     `frame.attrs["chunks"]` say how many were answered from statistics and how many decoded/read.
+    threads (>= 1): files, or shares of a file's devices, aggregated at once and merged in order —
+    the same frame, but for FLOAT/DOUBLE sums of a group over several files or shares, which may
+    differ in the last bits (the CLI's `agg --threads`; IoTDB data: one thread).
     """
     options = _value_options("aggregate", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
+    threads = _positive("aggregate", "threads", threads)
     if by not in ("device", "table"):
         raise ValueError(f"aggregate: by must be 'device' or 'table', not {by!r}")
     width = _args.duration_ms(bucket, "aggregate")
@@ -495,7 +499,7 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     ds = _dataset(path, skip_unreadable, "aggregate", _iotdb(raw, database, ignore_errors))
     data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="aggregate"),
                              by=by, bucket=width or 0, origin=_args.to_ms(origin) or 0,
-                             fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8)
+                             fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8, threads=threads)
     return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 

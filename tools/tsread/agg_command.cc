@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli.h"
 #include "iotdb_inputs.h"
+#include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
 #include "output.h"
 #include "tsread/aggregate/table_aggregate.h"
@@ -213,8 +214,9 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
   if (iotdb_data != nullptr) return AggregateIotdb(*iotdb_data, options);
   TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));
+  TSREAD_ASSIGN_OR_RETURN(const int threads, ThreadsFromArgs(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
-  return Aggregate(*dataset, options);
+  return AggregateOnThreads(*dataset, options, threads);
 }
 
 }  // namespace
@@ -222,7 +224,8 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
 // The flags of one model that the other does not take: a usage error, never ignored (as cat's).
 std::optional<int> ModelFlagError(const Args& args, const char* command) {
   const bool tree = args.Has("tree");
-  for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket", "bucket-origin", "fill-empty"}
+  for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket", "bucket-origin", "fill-empty",
+                                                         "threads"}
                                : std::vector<const char*>{"devices", "measurements"}) {
     if (args.Has(flag)) {
       return UsageError(absl::StrCat(command, tree ? " --tree" : " without --tree", " does not take --", flag));

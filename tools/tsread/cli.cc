@@ -89,6 +89,17 @@ absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args) {
   return range;
 }
 
+absl::StatusOr<int> ThreadsFromArgs(const Args& args) {
+  std::optional<std::string> threads = args.Get("threads");
+  if (!threads.has_value()) return 1;
+  int n = 0;
+  const auto r = std::from_chars(threads->data(), threads->data() + threads->size(), n);
+  if (r.ec != std::errc() || r.ptr != threads->data() + threads->size() || n < 1 || n > 256) {
+    return absl::InvalidArgumentError("--threads needs a number from 1 to 256");
+  }
+  return n;
+}
+
 absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args) {
   std::optional<std::string> text = args.Get("memory-budget");
   if (!text.has_value()) return 0;

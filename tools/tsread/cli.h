@@ -54,6 +54,8 @@ std::string TimeText(int64_t ms, TimeFormat format, bool json = false);
 // --start/--end as an inclusive range: integers or ISO-8601 (time_parse.h); InvalidArgument for
 // anything else or a start after the end.
 absl::StatusOr<TimeRange> TimeRangeFromArgs(const Args& args);
+// --threads N: 1 to 256, 1 when absent. InvalidArgument for anything else.
+absl::StatusOr<int> ThreadsFromArgs(const Args& args);
 // --memory-budget SIZE: bytes, or with a K, M or G suffix (powers of 1024); 0 when absent (no
 // budget). InvalidArgument for anything else.
 absl::StatusOr<uint64_t> MemoryBudgetFromArgs(const Args& args);

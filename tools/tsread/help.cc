@@ -172,7 +172,9 @@ std::string CommandHelp(std::string_view command) {
         "  --bucket-origin T      buckets start at T + k * W instead (a time as --start takes; IoTDB's\n"
         "                         GROUP BY ([start, end), step) starts them at its start)\n"
         "  --fill-empty           also the buckets without rows from --start to --end (rows 0, counts 0,\n"
-        "                         times and values empty), as IoTDB's GROUP BY returns them\n",
+        "                         times and values empty), as IoTDB's GROUP BY returns them\n"
+        "  --threads N            worker threads, 1 to 256 (default 1): files, or shares of a file's\n"
+        "                         devices, aggregated at once (IoTDB data: one thread)\n",
         kTimes,
         "  --json                 {\"table\", \"groups\": [{\"device\", \"tags\", \"bucket\", \"rows\",\n"
         "                         \"first_time\", \"last_time\", \"columns\": {c: {\"count\", \"min\",\n"

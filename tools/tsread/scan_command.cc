@@ -180,14 +180,9 @@ int RunScan(const Args& args) {
   options.memory_budget = *memory_budget;
   // The statistics are order-independent: let each worker hand its batches over directly.
   options.ordered = false;
-  if (std::optional<std::string> threads = args.Get("threads")) {
-    int n = 0;
-    const auto r = std::from_chars(threads->data(), threads->data() + threads->size(), n);
-    if (r.ec != std::errc() || r.ptr != threads->data() + threads->size() || n < 1 || n > 256) {
-      return UsageError("--threads needs a number from 1 to 256");
-    }
-    options.num_threads = n;
-  }
+  absl::StatusOr<int> threads = ThreadsFromArgs(args);
+  if (!threads.ok()) return Fail(threads.status());
+  options.num_threads = *threads;
 
   const auto start = std::chrono::steady_clock::now();
   // IoTDB data merged (one thread), or the files as written.

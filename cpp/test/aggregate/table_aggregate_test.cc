@@ -3,6 +3,7 @@
 // buckets, without a range, with a range that cuts pages and with a tag predicate; and the
 // counters say statistics answered where they can (down to single pages of a written file).
 #include "tsread/aggregate/table_aggregate.h"
+#include "tsread/aggregate/aggregate_tasks.h"
 
 #include <unistd.h>
 
@@ -188,12 +189,32 @@ std::pair<int64_t, int64_t> Span(const TableAggregate& a) {
   return {lo, hi};
 }
 
-// Aggregates with `options` and checks the result against the scan's rows aggregated here.
+// Aggregates with `options` — on one thread, and on two and three (AggregateOnThreads: each file
+// cut into parts, or a file a task) — and checks each result against the scan's rows aggregated
+// here; the threads' groups come in the one thread's order, with the same work counted.
 TableAggregate CheckAggregate(const Dataset& dataset, const AggregateOptions& options) {
   absl::StatusOr<TableAggregate> got = Aggregate(dataset, options);
   EXPECT_TRUE(got.ok()) << got.status();
   if (!got.ok()) return {};
-  ExpectEqual(*got, ScanAndAggregate(dataset, options, got->columns));
+  const std::map<GroupKey, ReferenceGroup> want = ScanAndAggregate(dataset, options, got->columns);
+  ExpectEqual(*got, want);
+  for (int threads : {2, 3}) {
+    SCOPED_TRACE(::testing::Message() << threads << " threads");
+    absl::StatusOr<TableAggregate> parallel = AggregateOnThreads(dataset, options, threads);
+    EXPECT_TRUE(parallel.ok()) << parallel.status();
+    if (!parallel.ok()) continue;
+    ExpectEqual(*parallel, want);
+    EXPECT_EQ(parallel->groups.size(), got->groups.size());
+    for (size_t g = 0; g < std::min(got->groups.size(), parallel->groups.size()); ++g) {
+      EXPECT_EQ(parallel->groups[g].device, got->groups[g].device);
+      EXPECT_EQ(parallel->groups[g].bucket, got->groups[g].bucket);
+    }
+    EXPECT_EQ(parallel->work.chunks_from_statistics, got->work.chunks_from_statistics);
+    EXPECT_EQ(parallel->work.chunks_read, got->work.chunks_read);
+    EXPECT_EQ(parallel->work.pages_from_statistics, got->work.pages_from_statistics);
+    EXPECT_EQ(parallel->work.pages_decoded, got->work.pages_decoded);
+    EXPECT_EQ(parallel->work.page_tails_from_statistics, got->work.page_tails_from_statistics);
+  }
   return *std::move(got);
 }
 

@@ -164,5 +164,22 @@ TEST_P(DuckDbTest, TsfileAggregateByTableIsOneGroupPerBucket) {
             0);
 }
 
+// The fast form of the SQL suite's Q8 (docs/duckdb.md): the average per TAG value and 5-minute bucket from
+// tsfile_aggregate's per-device sums and counts equals time_bucket + avg over read_tsfile's rows.
+TEST_P(DuckDbTest, TsfileAggregateRegroupedByTagEqualsTimeBucketOverTheRows) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  const std::string got = "SELECT region, bucket, sum(f_double_sum) / sum(f_double_count) AS a, sum(f_double_count) AS n "
+                          "FROM tsfile_aggregate('" + file + "', bucket := INTERVAL '5 minutes') GROUP BY ALL";
+  const std::string want = "SELECT region, time_bucket(INTERVAL '5 minutes', time) AS bucket, avg(f_double) AS a, "
+                           "count(f_double) AS n FROM read_tsfile('" + file + "') GROUP BY ALL";
+  const int64_t groups = Int("SELECT count(*) FROM (" + want + ")");
+  EXPECT_GT(groups, 100);
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ")"), groups);
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ") g JOIN (" + want + ") w ON g.region IS NOT DISTINCT FROM "
+                "w.region AND g.bucket = w.bucket AND g.n = w.n AND (g.a IS NOT DISTINCT FROM w.a OR "
+                "abs(g.a - w.a) <= 1e-9 * abs(w.a))"),
+            groups);
+}
+
 }  // namespace
 }  // namespace tsread::testing

@@ -191,6 +191,36 @@ TEST(CliAggTest, UsageErrors) {
     EXPECT_THAT(b.err, HasSubstr("--bucket needs a positive duration")) << bucket;
   }
   EXPECT_EQ(RunTsread("agg '" + testing::FixturePath("table_multi.tsfile") + "'").exit_code, 1);  // which table?
+  for (const std::string threads : {"0", "257", "two"}) {
+    RunResult t = RunTsread("agg '" + file + "' --threads " + threads);
+    EXPECT_EQ(t.exit_code, 1) << threads;
+    EXPECT_THAT(t.err, HasSubstr("--threads needs a number from 1 to 256")) << threads;
+  }
+  EXPECT_EQ(RunTsread("agg '" + file + "' --tree --threads 2").exit_code, 1);
+}
+
+// --threads N: shares of the file's devices (one file), or whole files (a dataset of many),
+// aggregated at once give one thread's output — groups, order, figures and the work counted.
+TEST(CliAggTest, ThreadsGiveOneThreadsAnswer) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  const std::string dir = ::testing::TempDir() + "/tsread_cli_agg_threads_" + std::to_string(getpid());
+  const testing::ScopedTempPath cleanup(dir);
+  RunResult gen = RunTsread("gen '" + dir + "' --files 5 --devices 7 --rows 50");
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  for (const std::string& args : {"'" + file + "' --columns f_int32,f_int64,f_text,f_boolean --json",
+                                  "'" + file + "' --columns f_int32,f_date --bucket 10m --start 1700000500000",
+                                  "'" + dir + "' --columns s_int64,s_int32,s_bool --json",
+                                  "'" + dir + "' --columns s_int64 --by table --bucket 1m"}) {
+    SCOPED_TRACE(args);
+    RunResult one = RunTsread("agg " + args);
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    EXPECT_GT(one.out.size(), 200u);
+    for (const char* threads : {"2", "3"}) {
+      RunResult many = RunTsread("agg " + args + " --threads " + threads);
+      ASSERT_EQ(many.exit_code, 0) << many.err;
+      EXPECT_EQ(many.out, one.out) << threads;
+    }
+  }
 }
 
 // The benchmark table has a TAG named device: the id's column is `_device`, the tag keeps its name

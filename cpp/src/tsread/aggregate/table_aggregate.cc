@@ -59,14 +59,45 @@ absl::StatusOr<TableAggregate> AggregateShape(const TableSchema& schema, const A
   return out;
 }
 
-namespace {
-
-// The result's shape: table, aggregated columns and TAG columns, without groups.
-absl::StatusOr<TableAggregate> Shape(const Dataset& dataset, const AggregateOptions& options) {
+absl::StatusOr<TableAggregate> DatasetAggregateShape(const Dataset& dataset, const AggregateOptions& options) {
   TSREAD_ASSIGN_OR_RETURN(std::string table, dataset.TableToRead(options.table));
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(table));
   return AggregateShape(schema, options);
 }
+
+DatasetScanOptions AggregateScanOptions(const TableAggregate& shape, const AggregateOptions& options) {
+  DatasetScanOptions scan;
+  scan.table = shape.table;
+  scan.time_range = options.time_range;
+  scan.tag_predicates = options.tag_predicates;
+  for (const ColumnSchema& c : shape.columns) scan.columns.push_back(c.name);
+  // Without FIELD columns the scan still needs a column to read rows by: a TAG column costs no
+  // chunk (its values come from the device id); it is not aggregated.
+  if (scan.columns.empty() && !shape.tag_columns.empty()) scan.columns.push_back(shape.tag_columns[0]);
+  return scan;
+}
+
+absl::Status AggregateFileInto(const DatasetScanner& scanner, size_t file, size_t part, size_t parts,
+                               GroupBuilder& builder, std::optional<TableScanner::Cursor>& cursor) {
+  const DatasetFile& own_file = scanner.dataset().files()[file];
+  TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> plan, scanner.PlanFile(file, 1, &builder));
+  if (!plan.has_value()) return absl::OkStatus();
+  const TableSchema* own = own_file.FindTable(scanner.options().table);
+  if (own == nullptr) return absl::OkStatus();
+  builder.StartFile(*plan->reader, *own);
+  const size_t devices = plan->scanner->device_count();
+  ScanSplit split;
+  split.first_device = devices * part / parts;
+  split.device_count = devices * (part + 1) / parts - split.first_device;
+  if (split.device_count == 0) return absl::OkStatus();
+  absl::Status scanned = plan->scanner->ScanSplitRows(split, cursor, [&](const TableBatch& batch) {
+    builder.AddBatch(batch);
+    return absl::OkStatus();
+  });
+  return WithFileName(scanned, own_file.path);
+}
+
+namespace {
 
 // A group of no rows in bucket `index`, with the device and tags of `key` (by table: none).
 GroupAggregate EmptyGroup(const TableAggregate& out, const GroupAggregate& key, const TimeBuckets& buckets,
@@ -145,36 +176,14 @@ std::string TableAggregate::DeviceIdColumn() const {
 }
 
 absl::StatusOr<TableAggregate> Aggregate(const Dataset& dataset, const AggregateOptions& options) {
-  TSREAD_ASSIGN_OR_RETURN(TableAggregate out, Shape(dataset, options));
+  TSREAD_ASSIGN_OR_RETURN(TableAggregate out, DatasetAggregateShape(dataset, options));
   GroupBuilder builder(out, options);
-
-  DatasetScanOptions scan;
-  scan.table = out.table;
-  scan.time_range = options.time_range;
-  scan.tag_predicates = options.tag_predicates;
-  scan.statistics_filter = &builder;
-  for (const ColumnSchema& c : out.columns) scan.columns.push_back(c.name);
-  // Without FIELD columns the scan still needs a column to read rows by: a TAG column costs no
-  // chunk (its values come from the device id); it is not aggregated.
-  if (scan.columns.empty() && !out.tag_columns.empty()) scan.columns.push_back(out.tag_columns[0]);
-  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<DatasetScanner> scanner, DatasetScanner::Create(dataset, scan));
-
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<DatasetScanner> scanner,
+                          DatasetScanner::Create(dataset, AggregateScanOptions(out, options)));
   // One cursor for every file: its page buffers are allocated once.
   std::optional<TableScanner::Cursor> cursor;
   for (size_t f = 0; f < dataset.files().size(); ++f) {
-    const std::string& path = dataset.files()[f].path;
-    TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> plan, scanner->PlanFile(f, 1));
-    if (!plan.has_value()) continue;
-    const TableSchema* own = dataset.files()[f].FindTable(out.table);
-    if (own == nullptr) continue;
-    builder.StartFile(*plan->reader, *own);
-    ScanSplit all;
-    all.device_count = plan->scanner->device_count();
-    absl::Status scanned = plan->scanner->ScanSplitRows(all, cursor, [&](const TableBatch& batch) {
-      builder.AddBatch(batch);
-      return absl::OkStatus();
-    });
-    if (!scanned.ok()) return WithFileName(scanned, path);
+    TSREAD_RETURN_IF_ERROR(AggregateFileInto(*scanner, f, 0, 1, builder, cursor));
   }
   out.groups = builder.TakeGroups();
   out.work = builder.work();

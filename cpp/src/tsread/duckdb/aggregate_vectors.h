@@ -45,26 +45,30 @@ duckdb_type SumType(DataType type);
 AggregateOptions WithUsedFields(const AggregateOptions& base, const std::vector<ColumnSchema>& fields,
                                 const std::vector<bool>& used, std::vector<size_t>& result_column);
 
+// The next vector of `groups` (from `next`, which advances) into `output`, each projected column i
+// written by WriteOne(vector, row, state.outputs[i], group, bind, state).
+template <typename Bind, typename State, auto WriteOne>
+absl::Status WriteGroups(const Bind& bind, const State& state, const std::vector<GroupAggregate>& groups,
+                         size_t& next, duckdb_data_chunk output) {
+  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - next);
+  for (size_t i = 0; i < state.outputs.size(); ++i) {
+    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
+    for (size_t k = 0; k < n; ++k) {
+      if (absl::Status s = WriteOne(vector, k, state.outputs[i], groups[next + k], bind, state); !s.ok()) return s;
+    }
+  }
+  next += n;
+  duckdb_data_chunk_set_size(output, n);
+  return absl::OkStatus();
+}
+
 // The scan callback of a function whose init computed `State::result` (a TableAggregate): the next
-// vector of its groups (from `State::next`, which advances), each projected column i written by
-// WriteOne(vector, row, state.outputs[i], group, bind, state).
+// vector of its groups (WriteGroups from `State::next`).
 template <typename Bind, typename State, auto WriteOne>
 absl::Status ScanAggregateGroups(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const Bind*>(duckdb_function_get_bind_data(info));
   auto* state = static_cast<State*>(duckdb_function_get_init_data(info));
-  const std::vector<GroupAggregate>& groups = state->result.groups;
-  const size_t n = std::min<size_t>(duckdb_vector_size(), groups.size() - state->next);
-  for (size_t i = 0; i < state->outputs.size(); ++i) {
-    duckdb_vector vector = duckdb_data_chunk_get_vector(output, i);
-    for (size_t k = 0; k < n; ++k) {
-      if (absl::Status s = WriteOne(vector, k, state->outputs[i], groups[state->next + k], *bind, *state); !s.ok()) {
-        return s;
-      }
-    }
-  }
-  state->next += n;
-  duckdb_data_chunk_set_size(output, n);
-  return absl::OkStatus();
+  return WriteGroups<Bind, State, WriteOne>(*bind, *state, state->result.groups, state->next, output);
 }
 
 }  // namespace tsread::duckdb_ext

@@ -1,15 +1,20 @@
 // tsfile_aggregate (tsfile_aggregate.h): bind (the output columns from the reconciled schema),
-// init (the aggregates of the FIELD columns the query uses, computed once), scan (a vector of
-// groups at a time).
+// init (the aggregation of the FIELD columns the query uses, cut into tasks — AggregateTasks —
+// for DuckDB's threads), scan (each thread runs tasks; the one that finishes the last merges them
+// and writes the groups, a vector at a time; the others end).
 #include "tsread/duckdb/tsfile_aggregate.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/duckdb/aggregate_vectors.h"
@@ -39,9 +44,22 @@ struct AggregateBind {
 };
 
 struct AggregateState {
-  TableAggregate result;
   std::vector<OutputColumn> outputs;     // the projected ones, in chunk order
   std::vector<size_t> result_column;     // per field: its position in result.columns
+  // A dataset's aggregation, run by the scanning threads; null for IoTDB data (aggregated at init).
+  std::unique_ptr<AggregateTasks> tasks;
+  std::atomic<size_t> next_task{0}, tasks_done{0};
+  std::atomic<bool> writer_chosen{false};  // IoTDB data: one thread writes the groups
+  // The merged groups: written at init (IoTDB data) or by the thread that finished the last task
+  // before it writes them; read by that thread alone.
+  TableAggregate result;
+};
+
+// One DuckDB thread's: its cursor (page buffers kept from task to task) and, for the thread that
+// writes the groups, how far it got.
+struct ThreadState {
+  std::optional<TableScanner::Cursor> cursor;
+  bool writes = false;
   size_t next = 0;
 };
 
@@ -144,12 +162,37 @@ absl::Status Init(duckdb_init_info info) {
     state->outputs.push_back(out);
   }
   const AggregateOptions options = WithUsedFields(bind->options, bind->fields, used, state->result_column);
-  absl::StatusOr<TableAggregate> result = bind->data.iotdb != nullptr ? AggregateIotdb(*bind->data.iotdb, options)
-                                                                     : Aggregate(*bind->data.dataset, options);
-  if (!result.ok()) return result.status();
-  state->result = std::move(*result);
+  if (bind->data.iotdb != nullptr) {
+    absl::StatusOr<TableAggregate> result = AggregateIotdb(*bind->data.iotdb, options);
+    if (!result.ok()) return result.status();
+    state->result = std::move(*result);
+  } else {
+    // DuckDB's thread count is not known here: the tasks suit the machine's, and DuckDB runs them
+    // on as many threads as its setting allows.
+    const size_t parts = AggregateTasks::PartsFor(bind->data.dataset->files().size(),
+                                                  std::max(1u, std::thread::hardware_concurrency()));
+    absl::StatusOr<std::unique_ptr<AggregateTasks>> tasks =
+        AggregateTasks::Create(*bind->data.dataset, options, parts);
+    if (!tasks.ok()) return tasks.status();
+    state->tasks = std::move(*tasks);
+    duckdb_init_set_max_threads(info, std::max<idx_t>(1, state->tasks->size()));
+  }
   duckdb_init_set_init_data(info, state.release(), DeleteAs<AggregateState>);
   return absl::OkStatus();
+}
+
+// Whether this thread writes the groups: it ran the last task to finish (and merged them), or it
+// came first to groups aggregated at init. Runs tasks until none is left.
+absl::StatusOr<bool> RunTasks(AggregateState& state, ThreadState& thread) {
+  if (state.tasks == nullptr) return !state.writer_chosen.exchange(true);
+  const size_t total = state.tasks->size();
+  if (total == 0) return !state.writer_chosen.exchange(true);  // no files: Finish at once
+  for (size_t t = state.next_task++; t < total; t = state.next_task++) {
+    if (absl::Status s = state.tasks->Run(t, thread.cursor); !s.ok()) return s;
+    // acq_rel: the thread that sees the count reach the total sees every task's groups.
+    if (state.tasks_done.fetch_add(1, std::memory_order_acq_rel) + 1 == total) return true;
+  }
+  return false;
 }
 
 // Output column `out` of group `g` into row `row` of `vector`.
@@ -202,6 +245,28 @@ absl::Status WriteOutput(duckdb_vector vector, size_t row, const OutputColumn& o
   return absl::OkStatus();
 }
 
+absl::Status Scan(duckdb_function_info info, duckdb_data_chunk output) {
+  const auto* bind = static_cast<const AggregateBind*>(duckdb_function_get_bind_data(info));
+  auto* state = static_cast<AggregateState*>(duckdb_function_get_init_data(info));
+  auto* thread = static_cast<ThreadState*>(duckdb_function_get_local_init_data(info));
+  if (!thread->writes) {
+    absl::StatusOr<bool> writes = RunTasks(*state, *thread);
+    if (!writes.ok()) return writes.status();
+    if (!*writes) {
+      duckdb_data_chunk_set_size(output, 0);
+      return absl::OkStatus();
+    }
+    thread->writes = true;
+    if (state->tasks != nullptr) {
+      absl::StatusOr<TableAggregate> result = state->tasks->Finish();
+      if (!result.ok()) return result.status();
+      state->result = std::move(*result);
+    }
+  }
+  return WriteGroups<AggregateBind, AggregateState, WriteOutput>(*bind, *state, state->result.groups, thread->next,
+                                                                  output);
+}
+
 }  // namespace
 
 bool RegisterTsfileAggregate(duckdb_connection connection) {
@@ -214,8 +279,8 @@ bool RegisterTsfileAggregate(duckdb_connection connection) {
   AddNamedParameter(function, "fill_empty", DUCKDB_TYPE_BOOLEAN);
   AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
-  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,
-                               ScanCallback<ScanAggregateGroups<AggregateBind, AggregateState, WriteOutput>>);
+  duckdb_table_function_set_local_init(function, InitCallback<InitThreadState<ThreadState>>);
+  return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>, ScanCallback<Scan>);
 }
 
 }  // namespace tsread::duckdb_ext

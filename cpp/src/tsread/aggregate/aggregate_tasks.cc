@@ -1,0 +1,138 @@
+// AggregateTasks (aggregate_tasks.h): a GroupBuilder per task, merged in task order.
+#include "tsread/aggregate/aggregate_tasks.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "tsread/aggregate/aggregate_shape.h"
+#include "tsread/aggregate/group_builder.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread {
+namespace {
+
+// Adds group `from` (of a later task) to `into` (of earlier ones).
+void MergeGroup(GroupAggregate& into, GroupAggregate&& from) {
+  if (from.rows > 0) {
+    into.first_time = into.rows == 0 ? from.first_time : std::min(into.first_time, from.first_time);
+    into.last_time = into.rows == 0 ? from.last_time : std::max(into.last_time, from.last_time);
+  }
+  into.rows += from.rows;
+  for (size_t j = 0; j < into.columns.size(); ++j) into.columns[j].Merge(from.columns[j]);
+}
+
+void AddWork(AggregateWork& into, const AggregateWork& from) {
+  into.chunks_from_statistics += from.chunks_from_statistics;
+  into.chunks_read += from.chunks_read;
+  into.pages_from_statistics += from.pages_from_statistics;
+  into.pages_decoded += from.pages_decoded;
+  into.page_tails_from_statistics += from.page_tails_from_statistics;
+}
+
+}  // namespace
+
+AggregateTasks::AggregateTasks(const Dataset& dataset, const AggregateOptions& options, TableAggregate shape,
+                               std::unique_ptr<DatasetScanner> scanner, size_t parts)
+    : dataset_(dataset), options_(options), shape_(std::move(shape)), scanner_(std::move(scanner)), parts_(parts) {
+  for (size_t f = 0; f < dataset_.files().size(); ++f) {
+    for (size_t p = 0; p < parts_; ++p) tasks_.push_back(Task{f, p, {}, {}});
+  }
+}
+
+absl::StatusOr<std::unique_ptr<AggregateTasks>> AggregateTasks::Create(const Dataset& dataset,
+                                                                       const AggregateOptions& options, size_t parts) {
+  TSREAD_ASSIGN_OR_RETURN(TableAggregate shape, DatasetAggregateShape(dataset, options));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<DatasetScanner> scanner,
+                          DatasetScanner::Create(dataset, AggregateScanOptions(shape, options)));
+  return std::unique_ptr<AggregateTasks>(
+      new AggregateTasks(dataset, options, std::move(shape), std::move(scanner), std::max<size_t>(parts, 1)));
+}
+
+size_t AggregateTasks::PartsFor(size_t files, size_t threads) {
+  return files >= 2 * threads ? 1 : std::max<size_t>(threads, 1);
+}
+
+absl::Status AggregateTasks::Run(size_t task, std::optional<TableScanner::Cursor>& cursor) {
+  Task& t = tasks_[task];
+  GroupBuilder builder(shape_, options_);
+  TSREAD_RETURN_IF_ERROR(AggregateFileInto(*scanner_, t.file, t.part, parts_, builder, cursor));
+  t.groups = builder.TakeGroups();
+  t.work = builder.work();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TableAggregate> AggregateTasks::Finish() {
+  TableAggregate out = shape_;
+  // Each device's groups (by table: every group is device "") in first-seen order; within a task a
+  // device's groups are adjacent and in bucket order.
+  std::unordered_map<std::string, size_t> device_order;
+  std::vector<std::vector<GroupAggregate*>> per_device;
+  size_t count = 0;
+  for (Task& t : tasks_) {
+    AddWork(out.work, t.work);
+    for (GroupAggregate& g : t.groups) {
+      auto [it, added] = device_order.try_emplace(g.device, per_device.size());
+      if (added) per_device.emplace_back();
+      per_device[it->second].push_back(&g);
+      ++count;
+    }
+  }
+  out.groups.reserve(count);
+  auto by_bucket = [](const GroupAggregate* a, const GroupAggregate* b) {
+    return a->bucket.value_or(std::numeric_limits<int64_t>::min()) <
+           b->bucket.value_or(std::numeric_limits<int64_t>::min());
+  };
+  for (std::vector<GroupAggregate*>& groups : per_device) {
+    // Stable: groups of one bucket stay in task order, as they merge.
+    if (!std::is_sorted(groups.begin(), groups.end(), by_bucket)) {
+      std::stable_sort(groups.begin(), groups.end(), by_bucket);
+    }
+    for (size_t i = 0; i < groups.size(); ++i) {
+      if (i > 0 && !by_bucket(groups[i - 1], groups[i])) {
+        MergeGroup(out.groups.back(), std::move(*groups[i]));
+      } else {
+        out.groups.push_back(std::move(*groups[i]));
+      }
+    }
+  }
+  for (Task& t : tasks_) t.groups.clear();
+  if (options_.fill_empty_buckets) TSREAD_RETURN_IF_ERROR(FillEmptyBuckets(options_, out));
+  return out;
+}
+
+absl::StatusOr<TableAggregate> AggregateOnThreads(const Dataset& dataset, const AggregateOptions& options,
+                                                  int threads) {
+  if (threads <= 1) return Aggregate(dataset, options);
+  const size_t parts = AggregateTasks::PartsFor(dataset.files().size(), static_cast<size_t>(threads));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<AggregateTasks> tasks, AggregateTasks::Create(dataset, options, parts));
+  std::vector<absl::Status> status(tasks->size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    std::optional<TableScanner::Cursor> cursor;
+    // A task claimed is run: every task before the first failure in task order has run.
+    while (!failed.load()) {
+      const size_t t = next++;
+      if (t >= tasks->size()) return;
+      status[t] = tasks->Run(t, cursor);
+      if (!status[t].ok()) failed = true;
+    }
+  };
+  std::vector<std::thread> pool;
+  const size_t workers = std::min<size_t>(static_cast<size_t>(threads), tasks->size());
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  // The first failure in task order (the one one thread would have met first).
+  for (const absl::Status& s : status) TSREAD_RETURN_IF_ERROR(s);
+  return tasks->Finish();
+}
+
+}  // namespace tsread
