@@ -179,6 +179,12 @@ TEST_P(DuckDbTest, TsfileAggregateRegroupedByTagEqualsTimeBucketOverTheRows) {
                 "w.region AND g.bucket = w.bucket AND g.n = w.n AND (g.a IS NOT DISTINCT FROM w.a OR "
                 "abs(g.a - w.a) <= 1e-9 * abs(w.a))"),
             groups);
+  // A week: time_bucket's weeks start on Monday 2000-01-03, the epoch's on a Thursday — the origin says so.
+  const std::string weeks = "SELECT bucket FROM tsfile_aggregate('" + file + "', bucket := INTERVAL 7 DAY, origin := "
+                            "TIMESTAMPTZ '2000-01-03 00:00:00+00')";
+  const std::string weeks_want = "SELECT DISTINCT time_bucket(INTERVAL 7 DAY, time) FROM read_tsfile('" + file + "')";
+  EXPECT_EQ(Int("SELECT count(DISTINCT bucket) FROM (" + weeks + ")"), Int("SELECT count(*) FROM (" + weeks_want + ")"));
+  EXPECT_EQ(Int("SELECT count(*) FROM (" + weeks + " EXCEPT " + weeks_want + ")"), 0);
 }
 
 }  // namespace

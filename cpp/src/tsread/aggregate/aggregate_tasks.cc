@@ -38,31 +38,36 @@ void AddWork(AggregateWork& into, const AggregateWork& from) {
 
 }  // namespace
 
-AggregateTasks::AggregateTasks(const Dataset& dataset, const AggregateOptions& options, TableAggregate shape,
-                               std::unique_ptr<DatasetScanner> scanner, size_t parts)
-    : dataset_(dataset), options_(options), shape_(std::move(shape)), scanner_(std::move(scanner)), parts_(parts) {
-  for (size_t f = 0; f < dataset_.files().size(); ++f) {
-    for (size_t p = 0; p < parts_; ++p) tasks_.push_back(Task{f, p, {}, {}});
-  }
-}
+AggregateTasks::AggregateTasks(const AggregateOptions& options, TableAggregate shape,
+                               std::unique_ptr<DatasetScanner> scanner, std::vector<Task> tasks)
+    : options_(options), shape_(std::move(shape)), scanner_(std::move(scanner)), tasks_(std::move(tasks)) {}
 
 absl::StatusOr<std::unique_ptr<AggregateTasks>> AggregateTasks::Create(const Dataset& dataset,
-                                                                       const AggregateOptions& options, size_t parts) {
+                                                                       const AggregateOptions& options, size_t threads) {
   TSREAD_ASSIGN_OR_RETURN(TableAggregate shape, DatasetAggregateShape(dataset, options));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<DatasetScanner> scanner,
                           DatasetScanner::Create(dataset, AggregateScanOptions(shape, options)));
+  threads = std::max<size_t>(threads, 1);
+  const size_t files = dataset.files().size();
+  std::vector<Task> tasks;
+  if (files >= 2 * threads) {
+    const size_t runs = std::min(files, 4 * threads);
+    for (size_t r = 0; r < runs; ++r) tasks.push_back(Task{files * r / runs, files * (r + 1) / runs, 0, 1, {}, {}});
+  } else {
+    for (size_t f = 0; f < files; ++f) {
+      for (size_t p = 0; p < threads; ++p) tasks.push_back(Task{f, f + 1, p, threads, {}, {}});
+    }
+  }
   return std::unique_ptr<AggregateTasks>(
-      new AggregateTasks(dataset, options, std::move(shape), std::move(scanner), std::max<size_t>(parts, 1)));
-}
-
-size_t AggregateTasks::PartsFor(size_t files, size_t threads) {
-  return files >= 2 * threads ? 1 : std::max<size_t>(threads, 1);
+      new AggregateTasks(options, std::move(shape), std::move(scanner), std::move(tasks)));
 }
 
 absl::Status AggregateTasks::Run(size_t task, std::optional<TableScanner::Cursor>& cursor) {
   Task& t = tasks_[task];
   GroupBuilder builder(shape_, options_);
-  TSREAD_RETURN_IF_ERROR(AggregateFileInto(*scanner_, t.file, t.part, parts_, builder, cursor));
+  for (size_t f = t.first_file; f < t.end_file; ++f) {
+    TSREAD_RETURN_IF_ERROR(AggregateFileInto(*scanner_, f, t.part, t.parts, builder, cursor));
+  }
   t.groups = builder.TakeGroups();
   t.work = builder.work();
   return absl::OkStatus();
@@ -110,8 +115,8 @@ absl::StatusOr<TableAggregate> AggregateTasks::Finish() {
 absl::StatusOr<TableAggregate> AggregateOnThreads(const Dataset& dataset, const AggregateOptions& options,
                                                   int threads) {
   if (threads <= 1) return Aggregate(dataset, options);
-  const size_t parts = AggregateTasks::PartsFor(dataset.files().size(), static_cast<size_t>(threads));
-  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<AggregateTasks> tasks, AggregateTasks::Create(dataset, options, parts));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<AggregateTasks> tasks,
+                          AggregateTasks::Create(dataset, options, static_cast<size_t>(threads)));
   std::vector<absl::Status> status(tasks->size());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};

@@ -1,7 +1,7 @@
 // AggregateTasks: one Aggregate call (table_aggregate.h) cut into tasks that threads run at once —
-// each file of the dataset, or with `parts` > 1 a share of its devices (its device index cut into
-// `parts` runs) — each aggregated by a GroupBuilder of its own, the groups merged in task order at
-// the end: devices in first-seen order, a device's groups over files merged as Aggregate merges
+// a run of the dataset's files where there are files enough, else a share of one file's devices (a
+// run of its device index) — each aggregated by a GroupBuilder of its own, the groups merged in
+// task order at the end: devices in first-seen order, a device's groups over files merged as Aggregate merges
 // them (the earlier file's first value wins a tie, the later file's last). Every figure equals
 // Aggregate's except FLOAT/DOUBLE sums of a group that spans tasks (a device in several files, or
 // every group by table), which may differ in the last bits: partial sums are added in another
@@ -24,14 +24,12 @@ namespace tsread {
 
 class AggregateTasks {
  public:
-  // Errors: Aggregate's for the options (unknown table or column, negative bucket width).
-  // `dataset` must outlive the tasks.
+  // Tasks for `threads` threads: with at least two files a thread, up to four runs of files a
+  // thread (a builder a run: a group per device and run, not per file); else each file's devices
+  // in `threads` shares (each share plans the file: more would cost plans). Errors: Aggregate's for
+  // the options (unknown table or column, negative bucket width). `dataset` must outlive the tasks.
   static absl::StatusOr<std::unique_ptr<AggregateTasks>> Create(const Dataset& dataset, const AggregateOptions& options,
-                                                                size_t parts);
-
-  // The parts per file for `threads` threads: whole files when there are at least two a thread,
-  // else each file cut in `threads` parts (a part is planned on its own: more would cost plans).
-  static size_t PartsFor(size_t files, size_t threads);
+                                                                size_t threads);
 
   size_t size() const { return tasks_.size(); }
   // Runs task `task` (< size(), each once) with the calling thread's `cursor` (its page buffers,
@@ -44,19 +42,17 @@ class AggregateTasks {
 
  private:
   struct Task {
-    size_t file = 0;
-    size_t part = 0;
+    size_t first_file = 0, end_file = 0;  // files [first_file, end_file)
+    size_t part = 0, parts = 1;           // share `part` of `parts` of each file's devices
     std::vector<GroupAggregate> groups;
     AggregateWork work;
   };
-  AggregateTasks(const Dataset& dataset, const AggregateOptions& options, TableAggregate shape,
-                 std::unique_ptr<DatasetScanner> scanner, size_t parts);
+  AggregateTasks(const AggregateOptions& options, TableAggregate shape, std::unique_ptr<DatasetScanner> scanner,
+                 std::vector<Task> tasks);
 
-  const Dataset& dataset_;
   AggregateOptions options_;
   TableAggregate shape_;  // without groups
   std::unique_ptr<DatasetScanner> scanner_;
-  size_t parts_;
   std::vector<Task> tasks_;
 };
 

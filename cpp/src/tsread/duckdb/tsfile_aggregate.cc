@@ -169,10 +169,8 @@ absl::Status Init(duckdb_init_info info) {
   } else {
     // DuckDB's thread count is not known here: the tasks suit the machine's, and DuckDB runs them
     // on as many threads as its setting allows.
-    const size_t parts = AggregateTasks::PartsFor(bind->data.dataset->files().size(),
-                                                  std::max(1u, std::thread::hardware_concurrency()));
     absl::StatusOr<std::unique_ptr<AggregateTasks>> tasks =
-        AggregateTasks::Create(*bind->data.dataset, options, parts);
+        AggregateTasks::Create(*bind->data.dataset, options, std::max(1u, std::thread::hardware_concurrency()));
     if (!tasks.ok()) return tasks.status();
     state->tasks = std::move(*tasks);
     duckdb_init_set_max_threads(info, std::max<idx_t>(1, state->tasks->size()));
