@@ -84,6 +84,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   if (args.start) options.time_range.start = *args.start;
   if (args.end) options.time_range.end = *args.end;
   options.tag_predicates = args.ToOptions().tag_predicates;
+  options.value_predicates = args.filters;
   absl::StatusOr<TableAggregate> result;
   {
     py::gil_scoped_release nogil;

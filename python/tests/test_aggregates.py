@@ -48,6 +48,28 @@ def test_aggregate_equals_pandas_on_the_rows(alltypes, window, threads):
                 assert int(g[f"{column}_sum"]) == int(w[5]), (column, key)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_filters_aggregate_the_rows_they_hold(alltypes, threads):
+    """filters= as read_table's: the rows pandas keeps of a plain read, then aggregated (and last)."""
+    rows = tsread.read_table(alltypes, columns=["region", "id", "f_int32", "f_double"], time_as="int")
+    cases = [
+        ([("f_int32", ">", 100)], rows["f_int32"] > 100),
+        ([[("f_int32", "<=", 5)], [("region", "=", "east")]], (rows["f_int32"] <= 5) | (rows["region"] == "east")),
+        ([("f_double", "=", None), ("id", "!=", None)], rows["f_double"].isna() & rows["id"].notna()),
+    ]
+    for filters, keep in cases:
+        kept = rows[keep.fillna(False).astype(bool)]
+        got = tsread.aggregate(alltypes, columns=["f_int32"], filters=filters, threads=threads, time_as="int")
+        assert got["rows"].sum() == len(kept), filters
+        assert got["f_int32_count"].sum() == kept["f_int32"].count(), filters
+        assert int(got["f_int32_sum"].sum()) == int(kept["f_int32"].sum()), filters
+        assert got["last_time"].max() == kept["time"].max(), filters
+        last = tsread.last(alltypes, columns=["f_int32"], filters=filters, time_as="int")
+        assert len(last) == len(got), filters
+        assert last["time"].tolist() == got["last_time"].tolist(), filters
+        assert last["f_int32"].tolist() == got["f_int32_last"].tolist(), filters
+
+
 def test_dtypes_and_what_each_type_has(alltypes):
     got = tsread.aggregate(alltypes, columns=["f_int32", "f_text", "f_date", "f_boolean"])
     assert str(got["f_int32_min"].dtype) == "Int32" and str(got["f_int32_sum"].dtype) == "Int64"

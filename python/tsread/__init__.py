@@ -465,8 +465,8 @@ def last_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
-              origin=None, fill_empty=False, threads=1, time_as="datetime", date_as="datetime64", invalid_utf8="error",
-              skip_unreadable=False, raw=False, database=None, ignore_errors=False):
+              origin=None, fill_empty=False, threads=1, filters=None, time_as="datetime", date_as="datetime64",
+              invalid_utf8="error", skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
     or "1h", or a timedelta; `origin`, a time as start takes, shifts the buckets to start at
@@ -483,6 +483,9 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     read_table's dtypes (nullable ones: a group may have no value); time_as/date_as as
     read_table's; start/end/tags and invalid_utf8 as read_table's. `frame.attrs["pages"]` and
     `frame.attrs["chunks"]` say how many were answered from statistics and how many decoded/read.
+    filters: the rows that count, as read_table's (pyarrow's DNF; `WHERE ... GROUP BY`): conditions on
+    TAG values alone name devices and statistics still answer; any other leaves statistics to rule
+    pages out and the rest is decoded.
     threads (>= 1): files, or shares of a file's devices, aggregated at once and merged in order —
     the same frame, but for FLOAT/DOUBLE sums of a group over several files or shares, which may
     differ in the last bits (the CLI's `agg --threads`; IoTDB data: one thread).
@@ -497,20 +500,20 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     if fill_empty and width is None:
         raise ValueError("aggregate: fill_empty needs bucket")
     ds = _dataset(path, skip_unreadable, "aggregate", _iotdb(raw, database, ignore_errors))
-    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="aggregate"),
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, filters, "aggregate"),
                              by=by, bucket=width or 0, origin=_args.to_ms(origin) or 0,
                              fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8, threads=threads)
     return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 
-def last(path, table=None, columns=None, tags=None, *, start=None, end=None, time_as="datetime",
+def last(path, table=None, columns=None, tags=None, *, start=None, end=None, filters=None, time_as="datetime",
          date_as="datetime64", invalid_utf8="error", skip_unreadable=False, raw=False, database=None,
          ignore_errors=False):
     """Per device: `device` (`_device` as in aggregate), the TAG columns, `time` (its last), then per FIELD column its latest
     non-null value (`<c>`) and that value's time (`<c>_time`): what a dashboard shows, from
-    statistics where they are exact."""
+    statistics where they are exact. filters: of the rows they hold for, as aggregate's."""
     options = _value_options("last", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
     ds = _dataset(path, skip_unreadable, "last", _iotdb(raw, database, ignore_errors))
-    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, function="last"),
+    data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, filters, "last"),
                              invalid_utf8=invalid_utf8, last_only=True)
     return _aggregates.last_frame(data, options)

@@ -210,7 +210,8 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
       TSREAD_ASSIGN_OR_RETURN(options.bucket_origin, ParseTimeArg("bucket-origin", *origin));
     }
   }
-  TSREAD_ASSIGN_OR_RETURN(options.tag_predicates, TagPredicatesFromArgs(args));
+  // Conditions on TAG values name devices (statistics still answer); others select rows.
+  TSREAD_ASSIGN_OR_RETURN(options.value_predicates, PredicatesFromArgs(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
   if (iotdb_data != nullptr) return AggregateIotdb(*iotdb_data, options);
   TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));

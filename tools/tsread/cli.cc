@@ -179,45 +179,6 @@ absl::StatusOr<std::vector<PredicateExpr>> PredicatesFromArgs(const Args& args) 
   return predicates;
 }
 
-namespace {
-
-// `tag = a, b` or `tag =` (null), or an OR of them on one column, as the tag predicate it is.
-std::optional<TagPredicate> AsTagPredicate(const PredicateExpr& expr) {
-  std::vector<const ValuePredicate*> alternatives;
-  if (expr.kind == PredicateExpr::Kind::kComparison) alternatives.push_back(&expr.comparison);
-  if (expr.kind == PredicateExpr::Kind::kOr) {
-    for (const PredicateExpr& operand : expr.operands) {
-      if (operand.kind != PredicateExpr::Kind::kComparison) return std::nullopt;
-      alternatives.push_back(&operand.comparison);
-    }
-  }
-  if (alternatives.empty()) return std::nullopt;
-  TagPredicate tag{alternatives.front()->column, {}};
-  for (const ValuePredicate* p : alternatives) {
-    if (p->column != tag.column || (p->op != CompareOp::kEq && p->op != CompareOp::kIsNull)) return std::nullopt;
-    if (p->op == CompareOp::kIsNull) tag.values.push_back(std::nullopt);
-    for (const PredicateValue& v : p->values) tag.values.emplace_back(std::get<std::string>(v));  // parsed text
-  }
-  return tag;
-}
-
-}  // namespace
-
-absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args) {
-  TSREAD_ASSIGN_OR_RETURN(std::vector<PredicateExpr> parsed, PredicatesFromArgs(args));
-  std::vector<TagPredicate> predicates;
-  for (const PredicateExpr& p : parsed) {
-    std::optional<TagPredicate> tag = AsTagPredicate(p);
-    if (!tag.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat("--where ", DescribePredicate(p), ": this command takes ",
-                                                     "tag=value[,value...] (or tag= for a null tag, or ORs of ",
-                                                     "those on one tag) only"));
-    }
-    predicates.push_back(*std::move(tag));
-  }
-  return predicates;
-}
-
 void WarnOfDeletions(std::string_view tsfile_path, const std::optional<DeletionFile>& deletions) {
   if (deletions.has_value()) std::fprintf(stderr, "tsread: warning: %s\n", DeletionWarning(tsfile_path, *deletions).c_str());
 }

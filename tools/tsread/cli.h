@@ -70,8 +70,6 @@ std::vector<std::string> ListFromFlag(const Args& args, const std::string& flag)
 // --where in the predicate grammar (read/predicate_text.h; repeatable, ANDed): `s_double>380`,
 // `region=east,west`, `tag=` (a null tag), `a < 5 AND b IS NOT NULL`.
 absl::StatusOr<std::vector<PredicateExpr>> PredicatesFromArgs(const Args& args);
-// --where for commands that take tag predicates only (agg, last): `tag=v1[,v2]` and `tag=`.
-absl::StatusOr<std::vector<TagPredicate>> TagPredicatesFromArgs(const Args& args);
 
 // The positional inputs (files, globs, directories) as a dataset; warns on stderr of each
 // file's IoTDB deletion file, which is not applied (WarnOfDeletions).

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "testing/table_schemas.h"
 #include "testing/read_log.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/read/predicate_text.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread {
@@ -95,9 +97,14 @@ using GroupKey = std::pair<std::string, std::optional<int64_t>>;
 // the library's TimeBuckets.
 int64_t BucketStart(int64_t t, int64_t w) { return t - ((t % w) + w) % w; }
 
-// Per group: what a scan with these options returns, aggregated here.
+// Which rows of a batch count (the test's own evaluation of AggregateOptions::value_predicates).
+using RowKeep = std::function<bool(const TableBatch& batch, size_t row)>;
+
+// Per group: what a scan with these options returns (but its value predicates: rows `keep` says
+// count), aggregated here.
 std::map<GroupKey, ReferenceGroup> ScanAndAggregate(const Dataset& dataset, const AggregateOptions& options,
-                                                    const std::vector<ColumnSchema>& columns) {
+                                                    const std::vector<ColumnSchema>& columns,
+                                                    const RowKeep& keep = nullptr) {
   DatasetScanOptions scan;
   scan.table = options.table;
   scan.time_range = options.time_range;
@@ -113,6 +120,7 @@ std::map<GroupKey, ReferenceGroup> ScanAndAggregate(const Dataset& dataset, cons
     const TableBatch& b = **batch;
     const std::string device = options.by == AggregateGroupBy::kDevice ? b.device->ToString() : "";
     for (size_t r = 0; r < b.num_rows(); ++r) {
+      if (keep && !keep(b, r)) continue;
       const int64_t t = b.times[r];
       std::optional<int64_t> bucket;
       if (options.bucket_width > 0) bucket = BucketStart(t, options.bucket_width);
@@ -192,11 +200,11 @@ std::pair<int64_t, int64_t> Span(const TableAggregate& a) {
 // Aggregates with `options` — on one thread, and on two and three (AggregateOnThreads: each file
 // cut into parts, or a file a task) — and checks each result against the scan's rows aggregated
 // here; the threads' groups come in the one thread's order, with the same work counted.
-TableAggregate CheckAggregate(const Dataset& dataset, const AggregateOptions& options) {
+TableAggregate CheckAggregate(const Dataset& dataset, const AggregateOptions& options, const RowKeep& keep = nullptr) {
   absl::StatusOr<TableAggregate> got = Aggregate(dataset, options);
   EXPECT_TRUE(got.ok()) << got.status();
   if (!got.ok()) return {};
-  const std::map<GroupKey, ReferenceGroup> want = ScanAndAggregate(dataset, options, got->columns);
+  const std::map<GroupKey, ReferenceGroup> want = ScanAndAggregate(dataset, options, got->columns, keep);
   ExpectEqual(*got, want);
   for (int threads : {2, 3}) {
     SCOPED_TRACE(::testing::Message() << threads << " threads");
@@ -442,6 +450,53 @@ TEST(TableAggregateTest, EmptyBucketsAreFilledAcrossTheRange) {
   options.bucket_width = 1;
   options.time_range = TimeRange{0, 1700000000000};
   EXPECT_EQ(Aggregate(*dataset, options).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Value predicates: only the rows they hold for are aggregated — here against the rows a scan without
+// them returns, filtered by the test's own reading of the condition. Conditions on TAG values alone
+// still let statistics answer; any other leaves statistics to rule pages out only.
+TEST(TableAggregateTest, ValuePredicatesAggregateOnlyTheRowsTheyHold) {
+  std::unique_ptr<Dataset> dataset = Dataset::Open({testing::FixturePath("table_alltypes.tsfile")}).value();
+  AggregateOptions options;
+  options.columns = {"f_int32", "f_double", "f_text"};  // columns 0, 1, 2 of a batch
+  auto int32 = [](const TableBatch& b, size_t r) -> std::optional<int32_t> {
+    if (!b.columns[0].IsValid(r)) return std::nullopt;
+    return b.columns[0].int32s[r];
+  };
+  struct Case {
+    std::string where;
+    RowKeep keep;
+  };
+  const std::vector<Case> cases = {
+      {"f_int32 > 100", [&](const TableBatch& b, size_t r) { return int32(b, r) > 100; }},
+      {"f_int32 <= 5 OR f_double IS NULL",
+       [&](const TableBatch& b, size_t r) { return (int32(b, r) && *int32(b, r) <= 5) || !b.columns[1].IsValid(r); }},
+      {"f_int32 IS NOT NULL AND f_text IS NULL",
+       [&](const TableBatch& b, size_t r) { return int32(b, r).has_value() && !b.columns[2].IsValid(r); }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.where);
+    options.value_predicates = ParsePredicates(c.where).value();
+    for (int64_t width : {int64_t{0}, int64_t{600000}}) {
+      options.bucket_width = width;
+      for (AggregateGroupBy by : {AggregateGroupBy::kDevice, AggregateGroupBy::kTable}) {
+        options.by = by;
+        const TableAggregate got = CheckAggregate(*dataset, options, c.keep);
+        EXPECT_EQ(got.work.pages_from_statistics + got.work.chunks_from_statistics, 0u);
+      }
+    }
+  }
+  // `region = east OR region IS NULL` names devices: statistics answer them whole.
+  options.bucket_width = 0;
+  options.by = AggregateGroupBy::kDevice;
+  options.value_predicates = ParsePredicates("region = east OR region IS NULL").value();
+  const TableAggregate tagged = CheckAggregate(*dataset, options, [](const TableBatch& b, size_t) {
+    const std::optional<std::string_view> region = b.device->segment(1);
+    return !region.has_value() || *region == "east";
+  });
+  EXPECT_EQ(tagged.groups.size(), 6u);  // five in the east, one without a region
+  EXPECT_GT(tagged.work.chunks_from_statistics, 0u);
+  EXPECT_EQ(tagged.work.pages_decoded, 0u);
 }
 
 TEST(TableAggregateTest, ADatasetMergesADeviceAcrossFiles) {

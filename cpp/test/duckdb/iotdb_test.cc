@@ -46,6 +46,10 @@ TEST_P(DuckDbTest, AggregatesOnIotdbDataAnswerFromTheMergedRows) {
   EXPECT_EQ(Int("SELECT rows FROM tsfile_aggregate(" + Data() + ") WHERE tag1 = 'b'"), 1);
   EXPECT_EQ(Int("SELECT rows FROM tsfile_aggregate(" + Data() + ", raw := true) WHERE tag1 = 'b'"), 2);
   EXPECT_EQ(Int("SELECT s1 FROM tsfile_last(" + Data() + ") WHERE tag1 = 'a'"), 4);
+  // filter := decides on the merged rows: the file's s1 = 3 was replaced by 30.
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate(" + Data() + ", filter := 's1 = 3')"), 0);
+  EXPECT_EQ(Int("SELECT s1_sum FROM tsfile_aggregate(" + Data() + ", filter := 's1 > 20')"), 30);
+  EXPECT_EQ(Int("SELECT s1 FROM tsfile_last(" + Data() + ", filter := 's1 > 20')"), 30);
   EXPECT_EQ(Text("SELECT value FROM tsfile_last_tree(" + Data() + ") WHERE device = 'root.sg1.d1'"), "30");
   EXPECT_EQ(Int("SELECT count FROM tsfile_aggregate_tree(" + Data() + ") WHERE device = 'root.sg1.d1'"), 2);
 }

@@ -72,6 +72,38 @@ TEST_P(DuckDbTest, TsfileAggregateEqualsGroupByOverTheRows) {
   }
 }
 
+// filter := the rows that count: SQL's WHERE over read_tsfile's rows, then GROUP BY; tsfile_last's too.
+TEST_P(DuckDbTest, TsfileAggregateAndLastTakeAFilter) {
+  const std::string file = FixturePath("table_alltypes.tsfile");
+  for (const std::string condition : {"f_int32 > 100 OR f_double IS NULL", "f_int32 <= 5 AND f_text IS NOT NULL",
+                                      "region = 'east' OR f_boolean = true"}) {
+    SCOPED_TRACE(condition);
+    // The condition in SQL and in the filter grammar alike; quotes doubled inside the SQL string.
+    std::string filter;
+    for (char ch : condition) filter += ch == '\'' ? std::string("''") : std::string(1, ch);
+    const std::string got = "SELECT region, id, bucket, rows, first_time, last_time, f_int32_count, f_int32_sum, "
+                            "f_int32_min, f_int32_max, f_double_count, f_text_last FROM tsfile_aggregate('" + file +
+                            "', time_as := 'bigint', bucket := 3600000, filter := '" + filter + "')";
+    const std::string want = "SELECT region, id, time // 3600000 * 3600000 AS b, count(*), min(time), max(time), "
+                             "count(f_int32), sum(f_int32), min(f_int32), max(f_int32), count(f_double), "
+                             "arg_max(f_text, time) FILTER (WHERE f_text IS NOT NULL) FROM read_tsfile('" + file +
+                             "', time_as := 'bigint') WHERE " + condition + " GROUP BY ALL";
+    EXPECT_GT(Int("SELECT count(*) FROM (" + want + ")"), 20);
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ")"), Int("SELECT count(*) FROM (" + want + ")"));
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + " EXCEPT " + want + ")"), 0);
+    const std::string last = "SELECT region, id, time, f_int32, f_int32_time FROM tsfile_last('" + file +
+                             "', filter := '" + filter + "')";
+    const std::string last_want = "SELECT region, id, max(time), arg_max(f_int32, time) FILTER (WHERE f_int32 IS NOT "
+                                  "NULL), max(time) FILTER (WHERE f_int32 IS NOT NULL) FROM read_tsfile('" + file +
+                                  "') WHERE " + condition + " GROUP BY ALL";
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + last + ")"), Int("SELECT count(*) FROM (" + last_want + ")"));
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + last + " EXCEPT " + last_want + ")"), 0);
+  }
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', filter := 'f_int32 >')").find("tsfile_aggregate: filter"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT * FROM tsfile_last('" + file + "', filter := 'nope = 1')").find("nope"), std::string::npos);
+}
+
 TEST_P(DuckDbTest, TsfileAggregateTimesAndParameters) {
   const std::string file = FixturePath("table_alltypes.tsfile");
   // Buckets as TIMESTAMPTZ by default: the first is the hour holding the first time.

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "tsread/aggregate/group_builder.h"
@@ -24,9 +25,15 @@ absl::StatusOr<TableAggregate> AggregateShape(const TableSchema& schema, const A
 // reconciled schema.
 absl::StatusOr<TableAggregate> DatasetAggregateShape(const Dataset& dataset, const AggregateOptions& options);
 
+// `conditions` (their top-level ANDs taken apart) split into those that name devices by one of
+// `shape`'s TAG columns, appended to `tags` as tag predicates (read/tag_alternatives.h: statistics
+// stay usable), and the rest, appended to `values`.
+void SplitConditions(const TableAggregate& shape, const std::vector<PredicateExpr>& conditions,
+                     std::vector<TagPredicate>& tags, std::vector<PredicateExpr>& values);
+
 // The scan of a dataset that reads what `shape` aggregates: its FIELD columns (or, without any, a
-// TAG column, which costs no chunk), the time range and tag predicates; no statistics filter (each
-// file's scan is given its GroupBuilder).
+// TAG column, which costs no chunk), the time range, tag and value predicates; no statistics filter
+// (each file's scan is given its GroupBuilder where no value predicate is).
 DatasetScanOptions AggregateScanOptions(const TableAggregate& shape, const AggregateOptions& options);
 
 // Part `part` of `parts` of file `file`'s devices (a run of its device index) aggregated into

@@ -52,6 +52,10 @@ absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset
     builder.StartFile(*it->second, *own);
     builder_file = f;
   };
+  // Value predicates decide which merged rows count: no statistics then (as Aggregate); those that
+  // name devices by tags are tag predicates.
+  SplitConditions(out, options.value_predicates, scan.tag_predicates, scan.value_predicates);
+  if (!scan.value_predicates.empty()) statistics = MergedStatistics{};
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<MergedScanner> scanner, dataset.ScanTable(scan, statistics));
   files = &scanner->inner().dataset();
   // Each file's own schema of the table: where a device's TAG values are in its id.

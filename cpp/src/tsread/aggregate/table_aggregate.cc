@@ -15,6 +15,7 @@
 #include "tsread/aggregate/time_bucket.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/read/tag_alternatives.h"
 
 namespace tsread {
 namespace {
@@ -65,11 +66,31 @@ absl::StatusOr<TableAggregate> DatasetAggregateShape(const Dataset& dataset, con
   return AggregateShape(schema, options);
 }
 
+void SplitConditions(const TableAggregate& shape, const std::vector<PredicateExpr>& conditions,
+                     std::vector<TagPredicate>& tags, std::vector<PredicateExpr>& values) {
+  auto is_tag = [&](std::string_view name) {
+    return std::find(shape.tag_columns.begin(), shape.tag_columns.end(), name) != shape.tag_columns.end();
+  };
+  std::vector<const PredicateExpr*> pending;
+  for (const PredicateExpr& c : conditions) pending.push_back(&c);
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const PredicateExpr& c = *pending[i];
+    if (c.kind == PredicateExpr::Kind::kAnd) {
+      for (const PredicateExpr& operand : c.operands) pending.push_back(&operand);
+    } else if (std::optional<TagPredicate> tag = TagAlternatives(c, is_tag); tag.has_value()) {
+      tags.push_back(*std::move(tag));
+    } else {
+      values.push_back(c);
+    }
+  }
+}
+
 DatasetScanOptions AggregateScanOptions(const TableAggregate& shape, const AggregateOptions& options) {
   DatasetScanOptions scan;
   scan.table = shape.table;
   scan.time_range = options.time_range;
   scan.tag_predicates = options.tag_predicates;
+  SplitConditions(shape, options.value_predicates, scan.tag_predicates, scan.value_predicates);
   for (const ColumnSchema& c : shape.columns) scan.columns.push_back(c.name);
   // Without FIELD columns the scan still needs a column to read rows by: a TAG column costs no
   // chunk (its values come from the device id); it is not aggregated.
@@ -80,7 +101,10 @@ DatasetScanOptions AggregateScanOptions(const TableAggregate& shape, const Aggre
 absl::Status AggregateFileInto(const DatasetScanner& scanner, size_t file, size_t part, size_t parts,
                                GroupBuilder& builder, std::optional<TableScanner::Cursor>& cursor) {
   const DatasetFile& own_file = scanner.dataset().files()[file];
-  TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> plan, scanner.PlanFile(file, 1, &builder));
+  // Statistics answer for the builder only where no value predicate decides which rows count (a
+  // scan takes one or the other).
+  StatisticsFilter* filter = scanner.options().value_predicates.empty() ? &builder : nullptr;
+  TSREAD_ASSIGN_OR_RETURN(std::optional<DatasetScanner::FileScan> plan, scanner.PlanFile(file, 1, filter));
   if (!plan.has_value()) return absl::OkStatus();
   const TableSchema* own = own_file.FindTable(scanner.options().table);
   if (own == nullptr) return absl::OkStatus();

@@ -34,6 +34,11 @@ struct AggregateOptions {
   bool no_columns = false;
   TimeRange time_range;
   std::vector<TagPredicate> tag_predicates;  // ANDed, as a scan's
+  // Conditions on values (ScanOptions::value_predicates: comparisons, ANDs and ORs; ANDed with the
+  // rest): only the rows they hold for are aggregated, as `SELECT ... WHERE ... GROUP BY` does.
+  // Statistics then only spare what they rule out (a device, chunk group or page no row of which
+  // can match is not read); the rest is decoded and filtered row by row.
+  std::vector<PredicateExpr> value_predicates;
   AggregateGroupBy by = AggregateGroupBy::kDevice;
   // Time buckets of this width in the file's time unit (time_bucket.h); 0 = none.
   int64_t bucket_width = 0;

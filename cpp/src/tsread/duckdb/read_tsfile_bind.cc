@@ -21,7 +21,6 @@
 #include "tsread/duckdb/read_tsfile_plan.h"
 #include "tsread/duckdb/table_parameters.h"
 #include "tsread/duckdb/tag_enums.h"
-#include "tsread/read/predicate_text.h"
 
 namespace tsread::duckdb_ext::read_tsfile_internal {
 namespace {
@@ -45,11 +44,7 @@ absl::Status Bind(duckdb_bind_info info) {
     return absl::InvalidArgumentError("read_tsfile: tags_as_enum and binary_as_blob exclude each other");
   }
   if (absl::Status s = ParseTags(info, kFunction, bind->predicates); !s.ok()) return s;
-  if (std::optional<std::string> filter = NamedString(info, "filter")) {
-    absl::StatusOr<std::vector<PredicateExpr>> parsed = ParsePredicates(*filter);
-    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": filter: ", parsed.status().message()));
-    bind->value_predicates = std::move(*parsed);
-  }
+  if (absl::Status s = ParseFilter(info, kFunction, bind->value_predicates); !s.ok()) return s;
 
   absl::StatusOr<DataParameter> data = OpenDataParameter(info, kFunction);
   if (!data.ok()) return data.status();

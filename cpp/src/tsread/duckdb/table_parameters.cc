@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tsread/duckdb/function_support.h"
+#include "tsread/read/predicate_text.h"
 
 namespace tsread::duckdb_ext {
 namespace {
@@ -34,6 +35,15 @@ std::vector<std::optional<std::string>> TagValues(duckdb_value value) {
 }  // namespace
 
 // `tags`: a MAP {'column': 'value' or ['values', ...]} or a STRUCT {'column': ...} of the same.
+absl::Status ParseFilter(duckdb_bind_info info, const char* function, std::vector<PredicateExpr>& predicates) {
+  std::optional<std::string> filter = NamedString(info, "filter");
+  if (!filter.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::vector<PredicateExpr>> parsed = ParsePredicates(*filter);
+  if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(function, ": filter: ", parsed.status().message()));
+  predicates = std::move(*parsed);
+  return absl::OkStatus();
+}
+
 absl::Status ParseTags(duckdb_bind_info info, const char* function, std::vector<TagPredicate>& predicates) {
   duckdb_value v = duckdb_bind_get_named_parameter(info, "tags");
   if (!v) return absl::OkStatus();

@@ -20,6 +20,10 @@ namespace tsread::duckdb_ext {
 // `predicates`; errors name `function`.
 absl::Status ParseTags(duckdb_bind_info info, const char* function, std::vector<TagPredicate>& predicates);
 
+// `filter`: conditions in the CLI's --where grammar (read/predicate_text.h) into `predicates`
+// (unchanged when absent); InvalidArgument naming `function` when the text does not parse.
+absl::Status ParseFilter(duckdb_bind_info info, const char* function, std::vector<PredicateExpr>& predicates);
+
 // The table to read: `table_name` or the dataset's only one (an error, naming `function`, says why
 // there is none: tree-model data only, or several tables).
 absl::StatusOr<std::string> ChooseTable(const Dataset& dataset, const std::optional<std::string>& table_name,

@@ -125,6 +125,9 @@ absl::Status Bind(duckdb_bind_info info) {
     bind->options.bucket_origin = **origin;
   }
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
+  // filter := the rows that count (AggregateOptions::value_predicates; conditions on TAG values alone
+  // name devices, and statistics still answer).
+  if (absl::Status s = ParseFilter(info, kFunction, bind->options.value_predicates); !s.ok()) return s;
   // by := 'device' (default) or 'table', as the CLI's --by and Python's by=.
   if (std::optional<std::string> by = NamedString(info, "by"); by.has_value() && *by != "device") {
     if (*by != "table") {
@@ -271,6 +274,7 @@ bool RegisterTsfileAggregate(duckdb_connection connection) {
   duckdb_table_function function = NewDatasetTableFunction(kFunction);
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "filter", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "bucket", DUCKDB_TYPE_ANY);
   AddNamedParameter(function, "by", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "origin", DUCKDB_TYPE_ANY);

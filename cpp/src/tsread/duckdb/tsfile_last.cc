@@ -60,6 +60,9 @@ absl::Status Bind(duckdb_bind_info info) {
   if (!range.ok()) return range.status();
   bind->options.time_range = *range;
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
+  // filter := the rows that count (AggregateOptions::value_predicates; conditions on TAG values alone
+  // name devices, and statistics still answer).
+  if (absl::Status s = ParseFilter(info, kFunction, bind->options.value_predicates); !s.ok()) return s;
   absl::StatusOr<DataParameter> data = OpenDataParameter(info, kFunction);
   if (!data.ok()) return data.status();
   bind->data = std::move(*data);
@@ -151,6 +154,7 @@ bool RegisterTsfileLast(duckdb_connection connection) {
   duckdb_table_function function = NewDatasetTableFunction(kFunction);
   AddNamedParameter(function, "table_name", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "tags", DUCKDB_TYPE_ANY);
+  AddNamedParameter(function, "filter", DUCKDB_TYPE_VARCHAR);
   AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
   return RegisterTableFunction(connection, function, BindCallback<Bind>, InitCallback<Init>,

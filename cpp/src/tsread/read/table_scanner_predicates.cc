@@ -7,6 +7,7 @@
 #include "tsread/io/status_macros.h"
 #include "tsread/read/projection.h"
 #include "tsread/read/table_scanner.h"
+#include "tsread/read/tag_alternatives.h"
 
 namespace tsread {
 namespace {
@@ -100,24 +101,32 @@ absl::StatusOr<ProjectedColumn> TableScanner::PredicateColumn(const ValuePredica
   return column;
 }
 
-std::optional<TagPredicate> TableScanner::TagAlternatives(const PredicateExpr& expr, const TableSchema& schema) const {
-  if (expr.operands.empty()) return std::nullopt;
+std::optional<TagPredicate> TagAlternatives(const PredicateExpr& expr,
+                                            absl::FunctionRef<bool(std::string_view column)> is_tag) {
+  const bool single = expr.kind == PredicateExpr::Kind::kComparison;
+  if (!single && (expr.kind != PredicateExpr::Kind::kOr || expr.operands.empty())) return std::nullopt;
   TagPredicate tag;
-  for (const PredicateExpr& operand : expr.operands) {
+  for (size_t i = 0; i < (single ? 1 : expr.operands.size()); ++i) {
+    const PredicateExpr& operand = single ? expr : expr.operands[i];
     if (operand.kind != PredicateExpr::Kind::kComparison) return std::nullopt;
     const ValuePredicate& p = operand.comparison;
-    if (!tag.column.empty() && p.column != tag.column) return std::nullopt;
-    absl::StatusOr<ProjectedColumn> column = PredicateColumn(p, schema);
-    if (!column.ok() || column->category != ColumnCategory::kTag ||
-        column->tag_segment == ProjectedColumn::kAbsentSegment) {
-      return std::nullopt;
-    }
+    if ((!tag.column.empty() && p.column != tag.column) || !is_tag(p.column)) return std::nullopt;
     absl::StatusOr<BoundPredicate> bound = BindPredicate(p, DataType::kString, 0);
     if (!bound.ok() || (bound->op != CompareOp::kEq && bound->op != CompareOp::kIsNull)) return std::nullopt;
     tag.column = p.column;
     for (std::optional<std::string>& value : AsTagPredicate(*bound).values) tag.values.push_back(std::move(value));
   }
   return tag;
+}
+
+std::optional<TagPredicate> TableScanner::TagAlternatives(const PredicateExpr& expr, const TableSchema& schema) const {
+  if (expr.kind != PredicateExpr::Kind::kOr) return std::nullopt;
+  return tsread::TagAlternatives(expr, [&](std::string_view name) {
+    // A TAG column this file has (one only the dataset's other files have reads as null).
+    absl::StatusOr<ProjectedColumn> column = PredicateColumn(ValuePredicate{std::string(name), {}, {}}, schema);
+    return column.ok() && column->category == ColumnCategory::kTag &&
+           column->tag_segment != ProjectedColumn::kAbsentSegment;
+  });
 }
 
 bool TableScanner::DeviceSatisfiesTagConditions(const DeviceId& device) const {
