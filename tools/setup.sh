@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ccache
   libabsl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev nlohmann-json3-dev
-  liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev liblzma-dev liblzo2-dev
+  liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev liblzma-dev liblzo2-dev tzdata
   clang libclang-rt-dev
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pandas python3-dask python3-distributed python3-pytest
 )

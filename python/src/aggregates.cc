@@ -10,6 +10,7 @@
 #include "text_values.h"
 #include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
+#include "tsread/aggregate/time_bucket.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/aggregate/tree_aggregate.h"
 
@@ -68,7 +69,7 @@ py::object Value(DataType type, const AggregateValue& v, const std::string& colu
 
 }  // namespace
 
-py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, int64_t bucket, int64_t origin,
+py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string& by, const BucketArgs& bucket_args,
                    bool fill_empty, InvalidUtf8 invalid_utf8, bool last_only) {
   AggregateOptions options;
   if (by == "table") {
@@ -76,8 +77,22 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   } else if (by != "device") {
     throw py::value_error("aggregate: by must be \"device\" or \"table\", not \"" + by + "\"");
   }
-  options.bucket_width = bucket;
-  options.bucket_origin = origin;
+  if (bucket_args.calendar_unit.empty()) {
+    options.bucket_width = bucket_args.width;
+    options.bucket_origin = bucket_args.origin.value_or(0);
+  } else {
+    CalendarBuckets& calendar = options.bucket_calendar;
+    calendar.unit = bucket_args.calendar_unit == "month" ? CalendarUnit::kMonth
+                    : bucket_args.calendar_unit == "week" ? CalendarUnit::kWeek
+                                                      : CalendarUnit::kDay;
+    calendar.count = bucket_args.calendar_count;
+    calendar.origin = bucket_args.origin;
+    if (bucket_args.time_zone.has_value()) {
+      absl::StatusOr<absl::TimeZone> zone = ParseTimeZone(*bucket_args.time_zone);
+      if (!zone.ok()) throw py::value_error("aggregate: time_zone: " + std::string(zone.status().message()));
+      calendar.zone = *zone;
+    }
+  }
   options.fill_empty_buckets = fill_empty;
   if (args.table) options.table = *args.table;
   if (args.columns) options.columns = *args.columns;

@@ -189,16 +189,18 @@ PYBIND11_MODULE(_tsread, m) {
       "aggregate",
       [](const PyDataset& ds, std::optional<std::string> table, std::optional<std::vector<std::string>> columns,
          std::optional<int64_t> start, std::optional<int64_t> end, std::optional<Tags> tags, const std::string& by,
-         int64_t bucket, int64_t origin, bool fill_empty, const std::string& invalid_utf8, bool last_only, int threads,
-         const std::optional<Filters>& filters) {
+         int64_t bucket, std::optional<int64_t> origin, bool fill_empty, const std::string& invalid_utf8,
+         bool last_only, int threads, const std::optional<Filters>& filters, const std::string& calendar_unit,
+         int64_t calendar_count, std::optional<std::string> time_zone) {
         return Aggregate(ds, MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, 0, filters), by,
-                         bucket, origin, fill_empty, Convert(true, false, "int", "error", invalid_utf8).invalid_utf8,
-                         last_only);
+                         BucketArgs{bucket, origin, calendar_unit, calendar_count, std::move(time_zone)}, fill_empty,
+                         Convert(true, false, "int", "error", invalid_utf8).invalid_utf8, last_only);
       },
       py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
-      py::arg("by") = "device", py::arg("bucket") = 0, py::arg("origin") = 0, py::arg("fill_empty") = false,
+      py::arg("by") = "device", py::arg("bucket") = 0, py::arg("origin") = py::none(), py::arg("fill_empty") = false,
       py::arg("invalid_utf8") = "error",
-      py::arg("last_only") = false, py::arg("threads") = 1, py::arg("filters") = py::none());
+      py::arg("last_only") = false, py::arg("threads") = 1, py::arg("filters") = py::none(),
+      py::arg("calendar_unit") = "", py::arg("calendar_count") = 0, py::arg("time_zone") = py::none());
   m.def(
       "read_tree",
       [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,

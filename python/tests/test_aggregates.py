@@ -239,3 +239,23 @@ def test_empty_buckets_are_filled(fixtures):
     assert (empty["f_int32_count"] == 0).all() and empty["first_time"].isna().all()
     with pytest.raises(ValueError, match="fill_empty needs bucket"):
         tsread.aggregate(path, fill_empty=True)
+
+
+def test_calendar_buckets(alltypes):
+    """Weeks from Monday, months from the first, days from local midnight in time_zone: against
+    pandas' own calendar arithmetic on read_table's times."""
+    rows = tsread.read_table(alltypes, columns=["f_int32"], time_as="int")
+    utc = pd.to_datetime(rows["time"], unit="ms", utc=True)
+    for bucket, zone, starts in [
+        ("1w", None, (utc.dt.tz_localize(None).dt.to_period("W-SUN").dt.start_time).dt.tz_localize("UTC")),
+        ("1mo", None, (utc.dt.tz_localize(None).dt.to_period("M").dt.start_time).dt.tz_localize("UTC")),
+        ("1d", "Europe/Berlin", utc.dt.tz_convert("Europe/Berlin").dt.normalize()),
+    ]:
+        want = starts.map(lambda t: t.value // 1_000_000).value_counts().sort_index()
+        got = tsread.aggregate(alltypes, columns=["f_int32"], by="table", bucket=bucket, time_zone=zone, time_as="int")
+        assert got["bucket"].tolist() == want.index.tolist(), bucket
+        assert got["rows"].tolist() == want.tolist(), bucket
+    with pytest.raises(ValueError, match="time_zone applies to calendar buckets"):
+        tsread.aggregate(alltypes, bucket="1h", time_zone="UTC")
+    with pytest.raises(ValueError, match="unknown time zone"):
+        tsread.aggregate(alltypes, bucket="1d", time_zone="Mars/Base")

@@ -465,13 +465,17 @@ def last_tree(path, start=None, end=None, devices=None, measurements=None, *, ti
 
 
 def aggregate(path, table=None, columns=None, by="device", bucket=None, start=None, end=None, tags=None, *,
-              origin=None, fill_empty=False, threads=1, filters=None, time_as="datetime", date_as="datetime64",
-              invalid_utf8="error", skip_unreadable=False, raw=False, database=None, ignore_errors=False):
+              origin=None, fill_empty=False, time_zone=None, threads=1, filters=None, time_as="datetime",
+              date_as="datetime64", invalid_utf8="error", skip_unreadable=False, raw=False, database=None,
+              ignore_errors=False):
     """Per device (a dataset's files merged) or, with by="table", for the whole table — and per
     time bucket `floor(t / bucket) * bucket` with `bucket` (an int of ms, a string such as "10m"
     or "1h", or a timedelta; `origin`, a time as start takes, shifts the buckets to start at
     origin + k * bucket, as IoTDB's GROUP BY ([start, end), step) starts them at start;
-    `fill_empty=True` adds the buckets without rows from start to end, rows 0 and counts 0) — from the files' statistics wherever they give exactly what decoding
+    `fill_empty=True` adds the buckets without rows from start to end, rows 0 and counts 0; calendar
+    buckets: "2w" (weeks from Monday), "1mo" (months), "1d" with `time_zone` — local midnight to
+    midnight in `time_zone` ("Europe/Berlin", "UTC", "+05:30"; UTC by default), counted from
+    `origin`'s local day, 2000-01-03 by default) — from the files' statistics wherever they give exactly what decoding
     the rows would (only the pages a range end or bucket boundary cuts are decoded): a DataFrame
     with `device` (the id; `_device` where a TAG or FIELD column is named device) and the TAG
     columns (by device), `bucket` (its first time, with buckets),
@@ -494,15 +498,20 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     threads = _positive("aggregate", "threads", threads)
     if by not in ("device", "table"):
         raise ValueError(f"aggregate: by must be 'device' or 'table', not {by!r}")
-    width = _args.duration_ms(bucket, "aggregate")
+    calendar = _args.calendar_bucket(bucket, "aggregate", time_zone)
+    width = None if calendar else _args.duration_ms(bucket, "aggregate")
+    if calendar:
+        width = 0  # buckets, of the calendar
     if origin is not None and width is None:
         raise ValueError("aggregate: origin needs bucket")
     if fill_empty and width is None:
         raise ValueError("aggregate: fill_empty needs bucket")
     ds = _dataset(path, skip_unreadable, "aggregate", _iotdb(raw, database, ignore_errors))
     data = _tsread.aggregate(ds._dataset(), **_scan_args(table, columns, start, end, tags, filters, "aggregate"),
-                             by=by, bucket=width or 0, origin=_args.to_ms(origin) or 0,
-                             fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8, threads=threads)
+                             by=by, bucket=width or 0, origin=_args.to_ms(origin),
+                             fill_empty=bool(fill_empty), invalid_utf8=invalid_utf8, threads=threads,
+                             calendar_unit=calendar[0] if calendar else "", calendar_count=calendar[1] if calendar else 0,
+                             time_zone=time_zone)
     return _aggregates.aggregate_frame(data, options, by_device=by == "device", buckets=width is not None)
 
 

@@ -16,6 +16,7 @@
 #include "iotdb_inputs.h"
 #include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
+#include "tsread/aggregate/time_bucket.h"
 #include "output.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "time_parse.h"
@@ -190,6 +191,33 @@ absl::StatusOr<AggregateGroupBy> GroupByFromArgs(const Args& args) {
   return absl::InvalidArgumentError(absl::StrCat("--by takes device or table, not \"", by, "\""));
 }
 
+// --bucket W and --time-zone Z: a fixed width (ms, s, m, h, d; digits in the file's unit), or calendar
+// buckets — Nw and Nmo always, Nd with a time zone — in Z (UTC without it).
+absl::Status BucketsFromArgs(const Args& args, AggregateOptions& options) {
+  const std::optional<std::string> bucket = args.Get("bucket");
+  const std::optional<std::string> zone = args.Get("time-zone");
+  if (!bucket.has_value()) {
+    if (zone.has_value()) return absl::InvalidArgumentError("--time-zone needs --bucket");
+    return absl::OkStatus();
+  }
+  if (std::optional<std::pair<CalendarUnit, int64_t>> calendar = ParseCalendarBucket(*bucket, zone.has_value())) {
+    options.bucket_calendar.unit = calendar->first;
+    options.bucket_calendar.count = calendar->second;
+    if (zone.has_value()) {
+      absl::StatusOr<absl::TimeZone> parsed = ParseTimeZone(*zone);
+      if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat("--time-zone: ", parsed.status().message()));
+      options.bucket_calendar.zone = *parsed;
+    }
+    return absl::OkStatus();
+  }
+  if (zone.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("--time-zone applies to calendar buckets (Nd, Nw, Nmo), not --bucket ",
+                                                   *bucket));
+  }
+  TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));
+  return absl::OkStatus();
+}
+
 // The aggregates the arguments ask for (`agg`: whether --by and --bucket are taken).
 absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   AggregateOptions options;
@@ -198,16 +226,19 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   TSREAD_ASSIGN_OR_RETURN(options.time_range, TimeRangeFromArgs(args));
   if (agg) {
     TSREAD_ASSIGN_OR_RETURN(options.by, GroupByFromArgs(args));
-    if (std::optional<std::string> bucket = args.Get("bucket")) {
-      TSREAD_ASSIGN_OR_RETURN(options.bucket_width, ParseDurationArg("bucket", *bucket));
-    }
+    TSREAD_RETURN_IF_ERROR(BucketsFromArgs(args, options));
     if (args.Has("fill-empty")) {
       if (!args.Has("bucket")) return absl::InvalidArgumentError("--fill-empty needs --bucket");
       options.fill_empty_buckets = true;
     }
     if (std::optional<std::string> origin = args.Get("bucket-origin")) {
       if (!args.Has("bucket")) return absl::InvalidArgumentError("--bucket-origin needs --bucket");
-      TSREAD_ASSIGN_OR_RETURN(options.bucket_origin, ParseTimeArg("bucket-origin", *origin));
+      TSREAD_ASSIGN_OR_RETURN(const int64_t t, ParseTimeArg("bucket-origin", *origin));
+      if (options.bucket_calendar.enabled()) {
+        options.bucket_calendar.origin = t;
+      } else {
+        options.bucket_origin = t;
+      }
     }
   }
   // Conditions on TAG values name devices (statistics still answer); others select rows.
@@ -226,7 +257,7 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
 std::optional<int> ModelFlagError(const Args& args, const char* command) {
   const bool tree = args.Has("tree");
   for (const char* flag : tree ? std::vector<const char*>{"table", "columns", "where", "by", "bucket", "bucket-origin", "fill-empty",
-                                                         "threads"}
+                                                         "threads", "time-zone"}
                                : std::vector<const char*>{"devices", "measurements"}) {
     if (args.Has(flag)) {
       return UsageError(absl::StrCat(command, tree ? " --tree" : " without --tree", " does not take --", flag));

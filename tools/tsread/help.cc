@@ -168,7 +168,10 @@ std::string CommandHelp(std::string_view command) {
         kTableSelection,
         "  --by device|table      one group per device (default) or for the whole table\n"
         "  --bucket W             time buckets floor(t / W) * W: W an integer in the file's time unit or\n"
-        "                         with ms, s, m, h or d (counted in milliseconds), e.g. 10m\n"
+        "                         with ms, s, m, h or d (counted in milliseconds), e.g. 10m; or calendar\n"
+        "                         buckets: Nw (weeks from Monday), Nmo (months), Nd with --time-zone\n"
+        "  --time-zone Z          calendar buckets in zone Z (Europe/Berlin, UTC, +05:30): local midnights,\n"
+        "                         23- and 25-hour days across daylight-saving changes (default UTC)\n"
         "  --bucket-origin T      buckets start at T + k * W instead (a time as --start takes; IoTDB's\n"
         "                         GROUP BY ([start, end), step) starts them at its start)\n"
         "  --fill-empty           also the buckets without rows from --start to --end (rows 0, counts 0,\n"

@@ -37,7 +37,7 @@ const std::vector<Command>& Commands() {
        {"json", "raw", "ignore-errors"}, true, tsread::cli::RunScan},
       {"agg",
        {"table", "columns", "by", "bucket", "bucket-origin", "start", "end", "where", "devices", "measurements",
-        "time-format", "threads", "database"},
+        "time-format", "threads", "time-zone", "database"},
        {"json", "tree", "fill-empty", "raw", "ignore-errors"},
        true, tsread::cli::RunAgg},
       {"last", {"table", "columns", "start", "end", "where", "devices", "measurements", "time-format", "database"},

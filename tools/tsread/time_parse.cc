@@ -123,7 +123,8 @@ absl::StatusOr<int64_t> ParseDurationArg(std::string_view flag, std::string_view
   if (r.ec != std::errc() || scale == 0 || count <= 0 || __builtin_mul_overflow(count, scale, &width)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--", std::string(flag), " needs a positive duration: an integer in the file's time unit, or with ms, s, m, h "
-        "or d (counted in milliseconds), such as 10m; got \"", std::string(text), "\""));
+        "or d (counted in milliseconds), such as 10m, or calendar weeks or months (1w, 3mo); got \"", std::string(text),
+        "\""));
   }
   return width;
 }

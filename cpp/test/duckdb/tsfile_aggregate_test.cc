@@ -1,10 +1,16 @@
 // tsfile_aggregate against what SQL computes itself from read_tsfile's rows (GROUP BY device and
 // bucket), and count(*) over read_tsfile (answered from statistics) against count(time) (which
 // decodes every time), with 1 and 2 threads.
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "duckdb/duckdb_test_base.h"
+#include "tsread/write/tsfile_writer.h"
 
 namespace tsread::testing {
 namespace {
@@ -116,7 +122,7 @@ TEST_P(DuckDbTest, TsfileAggregateTimesAndParameters) {
   EXPECT_EQ(Int("SELECT count(*) FROM tsfile_aggregate('" + FixturePath("table_multi.tsfile") +
                 "', table_name := 'tbl_b')"),
             5);
-  for (const char* bad : {"INTERVAL 1 MONTH", "INTERVAL 1 MICROSECOND", "0", "'soon'"}) {
+  for (const char* bad : {"INTERVAL '1 month 1 day'", "INTERVAL 1 MICROSECOND", "0", "'soon'", "INTERVAL '-1 month'"}) {
     EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', bucket := " + bad + ")").find("bucket takes"),
               std::string::npos)
         << bad;
@@ -217,6 +223,58 @@ TEST_P(DuckDbTest, TsfileAggregateRegroupedByTagEqualsTimeBucketOverTheRows) {
   const std::string weeks_want = "SELECT DISTINCT time_bucket(INTERVAL 7 DAY, time) FROM read_tsfile('" + file + "')";
   EXPECT_EQ(Int("SELECT count(DISTINCT bucket) FROM (" + weeks + ")"), Int("SELECT count(*) FROM (" + weeks_want + ")"));
   EXPECT_EQ(Int("SELECT count(*) FROM (" + weeks + " EXCEPT " + weeks_want + ")"), 0);
+}
+
+// Calendar buckets: days, weeks and months of a time zone (across both of 2024's daylight-saving
+// changes in Berlin and New York) equal DuckDB's own time_bucket with that zone over the rows.
+TEST_P(DuckDbTest, CalendarBucketsEqualTimeBucketInTheZone) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("tsread_duckdb_calendar_" + std::to_string(::getpid()) + "_" +
+                                      std::to_string(GetParam()) + ".tsfile");
+  TableSchema schema;
+  schema.name = "t";
+  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
+  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  // Every 47 minutes from 2024-03-20 to 2024-11-10 (UTC).
+  std::vector<int64_t> times;
+  ColumnValues v;
+  v.type = DataType::kInt64;
+  for (int64_t t = 1710892800000; t < 1731196800000; t += 47 * 60 * 1000) {
+    times.push_back(t);
+    v.int64s.push_back(static_cast<int64_t>(times.size()));
+  }
+  ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {v}).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  const std::string file = path.string();
+  struct Case {
+    std::string params, interval, zone;
+  };
+  for (const Case& c : {Case{"bucket := INTERVAL 1 DAY, time_zone := 'Europe/Berlin'", "INTERVAL 1 DAY", "Europe/Berlin"},
+                        Case{"bucket := INTERVAL 7 DAY, time_zone := 'America/New_York'", "INTERVAL 7 DAY",
+                             "America/New_York"},
+                        Case{"bucket := INTERVAL 1 MONTH, time_zone := 'Asia/Kolkata'", "INTERVAL 1 MONTH", "Asia/Kolkata"},
+                        Case{"bucket := INTERVAL 1 MONTH", "INTERVAL 1 MONTH", "UTC"},
+                        Case{"bucket := INTERVAL 3 DAY, time_zone := '+05:30'", "INTERVAL 3 DAY", "Asia/Kolkata"}}) {
+    SCOPED_TRACE(c.params);
+    const std::string got = "SELECT bucket, rows, v_sum, first_time FROM tsfile_aggregate('" + file + "', " + c.params + ")";
+    const std::string want = "SELECT time_bucket(" + c.interval + ", time, '" + c.zone + "') AS b, count(*), sum(v), "
+                             "min(time) FROM read_tsfile('" + file + "') GROUP BY b";
+    EXPECT_GT(Int("SELECT count(*) FROM (" + want + ")"), 7);
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + ")"), Int("SELECT count(*) FROM (" + want + ")"));
+    EXPECT_EQ(Int("SELECT count(*) FROM (" + got + " EXCEPT " + want + ")"), 0);
+  }
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', bucket := INTERVAL 1 HOUR, time_zone := 'UTC')")
+                .find("time_zone applies to calendar buckets"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', bucket := INTERVAL 1 DAY, time_zone := 'Mars/Base')")
+                .find("unknown time zone"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT * FROM tsfile_aggregate('" + file + "', bucket := INTERVAL '1 month 2 days')")
+                .find("whole months"),
+            std::string::npos);
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -371,6 +371,45 @@ TEST(CliAggTest, TimeFormatIsoPrintsTimesAsCatDoes) {
 
 // --bucket-origin: buckets start at origin + k * width; the rows per bucket are cat's rows counted
 // into those buckets by the test.
+// Calendar buckets: weeks from Monday, months from the first, days from local midnight in --time-zone.
+TEST(CliAggTest, CalendarBucketsStartAtLocalMidnights) {
+  const std::string file = testing::FixturePath("table_alltypes.tsfile");
+  // The fixture's rows lie between 2023-11-14T22:13Z (a Tuesday) and 2023-11-15T02:54Z.
+  const std::map<std::string, std::vector<int64_t>> starts = {
+      {"--bucket 1w", {1699833600000}},                             // Monday 2023-11-13T00:00Z
+      {"--bucket 1mo", {1698796800000}},                            // 2023-11-01T00:00Z
+      {"--bucket 1d --time-zone +01:00", {1699916400000, 1700002800000}},  // 23:00Z the day before
+      {"--bucket 1d --time-zone Europe/Berlin", {1699916400000, 1700002800000}},
+  };
+  uint64_t before_midnight = 0;  // rows before 2023-11-14T23:00Z, from cat
+  RunResult cat = RunTsread("cat '" + file + "' --columns id");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  std::istringstream lines(cat.out);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) before_midnight += std::stoll(line.substr(0, line.find(','))) < 1700002800000;
+  ASSERT_GT(before_midnight, 0u);
+  for (const auto& [flags, want] : starts) {
+    SCOPED_TRACE(flags);
+    RunResult agg = RunTsread("agg '" + file + "' --by table --columns f_int32 --json " + flags);
+    ASSERT_EQ(agg.exit_code, 0) << agg.err;
+    const nlohmann::json groups = nlohmann::json::parse(agg.out)["groups"];
+    ASSERT_EQ(groups.size(), want.size());
+    for (size_t g = 0; g < want.size(); ++g) EXPECT_EQ(groups[g]["bucket"].get<int64_t>(), want[g]);
+    if (want.size() == 2) {
+      EXPECT_EQ(groups[0]["rows"].get<uint64_t>(), before_midnight);
+    } else {
+      EXPECT_EQ(groups[0]["rows"].get<uint64_t>(), 100000u);
+    }
+  }
+  for (const std::string bad : {"--time-zone UTC", "--bucket 1h --time-zone UTC", "--bucket 1d --time-zone Mars/Base",
+                                "--bucket 0w"}) {
+    RunResult r = RunTsread("agg '" + file + "' " + bad);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--")) << bad;
+  }
+}
+
 TEST(CliAggTest, BucketsStartAtTheOrigin) {
   const std::string file = testing::FixturePath("table_alltypes.tsfile");
   const int64_t origin = 1700000000123, width = 600000;
@@ -405,7 +444,9 @@ TEST(CliAggTest, BucketsStartAtTheOrigin) {
   for (size_t k = 0; k < groups.size(); ++k) {
     EXPECT_EQ(groups[k]["bucket"].get<int64_t>(), 1700000000000 + (static_cast<int64_t>(k) - 6) * 3600000);
     total += groups[k]["rows"].get<uint64_t>();
-    if (groups[k]["rows"] == 0) EXPECT_TRUE(groups[k]["first_time"].is_null());
+    if (groups[k]["rows"] == 0) {
+      EXPECT_TRUE(groups[k]["first_time"].is_null());
+    }
   }
   EXPECT_EQ(total, want.size() > 0 ? std::accumulate(want.begin(), want.end(), uint64_t{0},
                                                      [](uint64_t n, const auto& b) { return n + b.second; })

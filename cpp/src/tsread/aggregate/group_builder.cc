@@ -11,7 +11,7 @@ namespace tsread {
 GroupBuilder::GroupBuilder(const TableAggregate& shape, const AggregateOptions& options)
     : shape_(shape),
       range_(options.time_range),
-      buckets_(options.bucket_width, options.bucket_origin),
+      buckets_(options.Buckets()),
       by_device_(options.by == AggregateGroupBy::kDevice) {}
 
 void GroupBuilder::StartFile(const TsFileReader& reader, const TableSchema& own) {

@@ -49,6 +49,11 @@ absl::StatusOr<TableAggregate> AggregateShape(const TableSchema& schema, const A
   if (options.bucket_width < 0) {
     return absl::InvalidArgumentError(absl::StrCat("bucket width must be positive, not ", options.bucket_width));
   }
+  if (options.bucket_calendar.enabled() &&
+      (options.bucket_width != 0 || options.bucket_calendar.count < 1 || options.bucket_calendar.units_per_second < 1)) {
+    return absl::InvalidArgumentError(
+        "calendar buckets take a positive count and time unit, and no bucket width beside them");
+  }
   TableAggregate out;
   out.table = schema.name;
   if (!options.no_columns) {
@@ -137,8 +142,8 @@ GroupAggregate EmptyGroup(const TableAggregate& out, const GroupAggregate& key, 
 }  // namespace
 
 absl::Status FillEmptyBuckets(const AggregateOptions& options, TableAggregate& out) {
-  if (options.bucket_width <= 0) return absl::InvalidArgumentError("filling empty buckets needs a bucket width");
-  const TimeBuckets buckets(options.bucket_width, options.bucket_origin);
+  if (!options.HasBuckets()) return absl::InvalidArgumentError("filling empty buckets needs a bucket width");
+  const TimeBuckets buckets = options.Buckets();
   const TimeRange& range = options.time_range;
   const bool open_start = range.start == std::numeric_limits<int64_t>::min();
   const bool open_end = range.end == std::numeric_limits<int64_t>::max();

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "tsread/aggregate/column_aggregate.h"
+#include "tsread/aggregate/time_bucket.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/read/table_scanner.h"
 
@@ -44,12 +45,21 @@ struct AggregateOptions {
   int64_t bucket_width = 0;
   // Where buckets start: each is [origin + k * width, origin + (k + 1) * width) (time_bucket.h).
   int64_t bucket_origin = 0;
+  // Calendar buckets instead (bucket_width 0): N days, weeks or months of a time zone, from local
+  // midnight to local midnight (time_bucket.h; their origin is their own).
+  CalendarBuckets bucket_calendar;
   // With buckets: also the buckets without rows, as groups of 0 rows (IoTDB's GROUP BY ([start,
   // end), step) returns them) — every bucket from the range's start to its end, or from the first
   // to the last bucket with rows where the range is open at that end; by device, for each device.
   // InvalidArgument when that would make more than kMaxFilledGroups groups.
   bool fill_empty_buckets = false;
   static constexpr uint64_t kMaxFilledGroups = 1'000'000;
+
+  bool HasBuckets() const { return bucket_width > 0 || bucket_calendar.enabled(); }
+  // The buckets these options ask for (time_bucket.h).
+  TimeBuckets Buckets() const {
+    return bucket_calendar.enabled() ? TimeBuckets(bucket_calendar) : TimeBuckets(bucket_width, bucket_origin);
+  }
 };
 
 struct GroupAggregate {

@@ -216,32 +216,43 @@ absl::StatusOr<std::optional<int64_t>> NamedTimePoint(duckdb_bind_info info, con
   return std::optional<int64_t>(Clamp(FloorDiv(bound->instant, NanosPerUnit(mapping.unit))));
 }
 
-absl::StatusOr<int64_t> NamedBucketWidth(duckdb_bind_info info, const TimeMapping& mapping, const char* function) {
+absl::StatusOr<BucketParameter> NamedBucket(duckdb_bind_info info, const TimeMapping& mapping, const char* function) {
   duckdb_value v = duckdb_bind_get_named_parameter(info, "bucket");
-  if (!v) return 0;
+  if (!v) return BucketParameter{};
   const bool given = !duckdb_is_null_value(v);
   const duckdb_type id = given ? duckdb_get_type_id(duckdb_get_value_type(v)) : DUCKDB_TYPE_INVALID;
+  BucketParameter out;
   Nanos stored = 0;
   bool ok = false;
   if (IsIntegerType(id) || id == DUCKDB_TYPE_INTEGER_LITERAL) {
     stored = duckdb_get_int64(v);
-    ok = true;
+    ok = stored > 0;
   } else if (id == DUCKDB_TYPE_INTERVAL) {
     const duckdb_interval interval = duckdb_get_interval(v);
-    const Nanos nanos = (Nanos{interval.days} * 86'400'000'000 + interval.micros) * kNanosPerMicro;
-    const Nanos unit = NanosPerUnit(mapping.unit);
-    stored = nanos / unit;
-    ok = interval.months == 0 && nanos % unit == 0;
+    if (interval.months != 0) {
+      // Months have no fixed length: calendar months, never mixed with days or time.
+      out.months = interval.months;
+      ok = interval.months > 0 && interval.days == 0 && interval.micros == 0;
+    } else {
+      const Nanos nanos = (Nanos{interval.days} * 86'400'000'000 + interval.micros) * kNanosPerMicro;
+      const Nanos unit = NanosPerUnit(mapping.unit);
+      stored = nanos / unit;
+      ok = nanos % unit == 0 && stored > 0;
+      if (interval.micros == 0) out.days = interval.days;
+    }
   }
   duckdb_destroy_value(&v);
-  if (!given) return 0;
-  if (!ok || stored <= 0 || stored > std::numeric_limits<int64_t>::max()) {
+  if (!given) return BucketParameter{};
+  if (!ok || stored > std::numeric_limits<int64_t>::max()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        function, ": bucket takes a positive INTERVAL without months and in whole units of the file's time unit ",
-        "(INTERVAL 10 MINUTE, INTERVAL '1 hour') or a positive BIGINT in that unit"));
+        function, ": bucket takes a positive INTERVAL in whole units of the file's time unit (INTERVAL 10 MINUTE, ",
+        "INTERVAL '1 hour'), of whole months (INTERVAL '1 month', calendar months), or a positive BIGINT in that unit"));
   }
-  return static_cast<int64_t>(stored);
+  out.width = static_cast<int64_t>(stored);
+  return out;
 }
+
+int64_t UnitsPerSecond(const TimeMapping& mapping) { return kNanosPerSecond / NanosPerUnit(mapping.unit); }
 
 void AddTimeMappingParameters(duckdb_table_function function) {
   AddNamedParameter(function, "time_unit", DUCKDB_TYPE_VARCHAR);

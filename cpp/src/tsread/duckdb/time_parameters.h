@@ -47,10 +47,21 @@ absl::StatusOr<TimeRange> NamedTimeRange(duckdb_bind_info info, const TimeMappin
 absl::StatusOr<std::optional<int64_t>> NamedTimePoint(duckdb_bind_info info, const TimeMapping& mapping,
                                                       const char* name, const char* function);
 
-// `bucket`: a time bucket width in stored units, 0 when absent or NULL. An INTERVAL of days, hours,
-// minutes, seconds and fractions (no months: they have no fixed length; a whole number of the
-// file's unit), or a positive integer in the file's unit. InvalidArgument naming `function` otherwise.
-absl::StatusOr<int64_t> NamedBucketWidth(duckdb_bind_info info, const TimeMapping& mapping, const char* function);
+// What `bucket` asks for: a fixed width in stored units (0 when absent or NULL), or calendar months
+// or days.
+struct BucketParameter {
+  int64_t width = 0;
+  int64_t months = 0;  // an INTERVAL of whole months
+  int64_t days = 0;    // an INTERVAL of whole days (calendar days where a time zone is given)
+};
+
+// `bucket`: an INTERVAL of days, hours, minutes, seconds and fractions (a whole number of the
+// file's unit), an INTERVAL of whole months, or a positive integer in the file's unit.
+// InvalidArgument naming `function` otherwise (an INTERVAL mixing months with days or time).
+absl::StatusOr<BucketParameter> NamedBucket(duckdb_bind_info info, const TimeMapping& mapping, const char* function);
+
+// The stored units a second holds in `mapping`'s unit (1000 for ms).
+int64_t UnitsPerSecond(const TimeMapping& mapping);
 
 // Registers time_unit and time_as (every function), or start_time, end_time and
 // end_time_exclusive (functions that scan rows) on `function`.

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/iotdb_aggregate.h"
+#include "tsread/aggregate/time_bucket.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/duckdb/aggregate_vectors.h"
 #include "tsread/duckdb/function_support.h"
@@ -99,6 +100,35 @@ void AddOutputs(duckdb_bind_info info, AggregateBind& bind) {
   }
 }
 
+// bucket := and time_zone := into the options: a fixed width, or calendar buckets — an INTERVAL of
+// months always, one of whole days with a time zone — in the zone (UTC without one).
+absl::Status BucketsOf(duckdb_bind_info info, AggregateBind& bind) {
+  absl::StatusOr<BucketParameter> bucket = NamedBucket(info, bind.time, kFunction);
+  if (!bucket.ok()) return bucket.status();
+  const std::optional<std::string> zone = NamedString(info, "time_zone");
+  CalendarBuckets& calendar = bind.options.bucket_calendar;
+  if (bucket->months > 0) {
+    calendar.unit = CalendarUnit::kMonth;
+    calendar.count = bucket->months;
+  } else if (zone.has_value() && bucket->days > 0) {
+    calendar.unit = CalendarUnit::kDay;
+    calendar.count = bucket->days;
+  } else if (zone.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kFunction, ": time_zone applies to calendar buckets (an INTERVAL of whole days or months)"));
+  } else {
+    bind.options.bucket_width = bucket->width;
+    return absl::OkStatus();
+  }
+  calendar.units_per_second = UnitsPerSecond(bind.time);
+  if (zone.has_value()) {
+    absl::StatusOr<absl::TimeZone> parsed = ParseTimeZone(*zone);
+    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": time_zone: ", parsed.status().message()));
+    calendar.zone = *parsed;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Bind(duckdb_bind_info info) {
   auto bind = std::make_unique<AggregateBind>();
   absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, kFunction);
@@ -107,12 +137,10 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<TimeRange> range = NamedTimeRange(info, bind->time, kFunction);
   if (!range.ok()) return range.status();
   bind->options.time_range = *range;
-  absl::StatusOr<int64_t> bucket = NamedBucketWidth(info, bind->time, kFunction);
-  if (!bucket.ok()) return bucket.status();
-  bind->options.bucket_width = *bucket;
+  if (absl::Status s = BucketsOf(info, *bind); !s.ok()) return s;
   // fill_empty := true: the buckets without rows too (IoTDB's GROUP BY returns them).
   if (NamedBool(info, "fill_empty")) {
-    if (bind->options.bucket_width == 0) {
+    if (!bind->options.HasBuckets()) {
       return absl::InvalidArgumentError(absl::StrCat(kFunction, ": fill_empty needs bucket"));
     }
     bind->options.fill_empty_buckets = true;
@@ -121,8 +149,12 @@ absl::Status Bind(duckdb_bind_info info) {
   absl::StatusOr<std::optional<int64_t>> origin = NamedTimePoint(info, bind->time, "origin", kFunction);
   if (!origin.ok()) return origin.status();
   if (origin->has_value()) {
-    if (bind->options.bucket_width == 0) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": origin needs bucket"));
-    bind->options.bucket_origin = **origin;
+    if (!bind->options.HasBuckets()) return absl::InvalidArgumentError(absl::StrCat(kFunction, ": origin needs bucket"));
+    if (bind->options.bucket_calendar.enabled()) {
+      bind->options.bucket_calendar.origin = **origin;
+    } else {
+      bind->options.bucket_origin = **origin;
+    }
   }
   if (absl::Status s = ParseTags(info, kFunction, bind->options.tag_predicates); !s.ok()) return s;
   // filter := the rows that count (AggregateOptions::value_predicates; conditions on TAG values alone
@@ -279,6 +311,7 @@ bool RegisterTsfileAggregate(duckdb_connection connection) {
   AddNamedParameter(function, "by", DUCKDB_TYPE_VARCHAR);
   AddNamedParameter(function, "origin", DUCKDB_TYPE_ANY);
   AddNamedParameter(function, "fill_empty", DUCKDB_TYPE_BOOLEAN);
+  AddNamedParameter(function, "time_zone", DUCKDB_TYPE_VARCHAR);
   AddTimeRangeParameters(function);
   duckdb_table_function_supports_projection_pushdown(function, true);
   duckdb_table_function_set_local_init(function, InitCallback<InitThreadState<ThreadState>>);
