@@ -5,12 +5,11 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "duckdb/duckdb_test_base.h"
-#include "tsread/write/tsfile_writer.h"
+#include "duckdb/one_device_file.h"
 
 namespace tsread::testing {
 namespace {
@@ -231,23 +230,14 @@ TEST_P(DuckDbTest, CalendarBucketsEqualTimeBucketInTheZone) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("tsread_duckdb_calendar_" + std::to_string(::getpid()) + "_" +
                                       std::to_string(GetParam()) + ".tsfile");
-  TableSchema schema;
-  schema.name = "t";
-  schema.columns.push_back(ColumnSchema{"id", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
-  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
-  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
-  ASSERT_TRUE(writer.ok()) << writer.status();
   // Every 47 minutes from 2024-03-20 to 2024-11-10 (UTC).
-  std::vector<int64_t> times;
-  ColumnValues v;
-  v.type = DataType::kInt64;
+  std::vector<int64_t> times, values;
   for (int64_t t = 1710892800000; t < 1731196800000; t += 47 * 60 * 1000) {
     times.push_back(t);
-    v.int64s.push_back(static_cast<int64_t>(times.size()));
+    values.push_back(static_cast<int64_t>(times.size()));
   }
-  ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {v}).ok());
-  ASSERT_TRUE((*writer)->Close().ok());
-  const std::string file = path.string();
+  const std::string file = WriteOneDeviceFile(path, "id", times, values);
+  ASSERT_NE(file, "");
   struct Case {
     std::string params, interval, zone;
   };

@@ -4,12 +4,11 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "duckdb/duckdb_test_base.h"
-#include "tsread/write/tsfile_writer.h"
+#include "duckdb/one_device_file.h"
 
 namespace tsread::testing {
 namespace {
@@ -70,18 +69,7 @@ TEST_P(DuckDbTest, TsfileLastsDeviceIdNeverTakesAColumnsName) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("tsread_duckdb_last_device_" + std::to_string(::getpid()) + "_" +
                                       std::to_string(GetParam()) + ".tsfile");
-  TableSchema schema;
-  schema.name = "t";
-  schema.columns.push_back(ColumnSchema{"device", DataType::kString, 0, 0, {}, ColumnCategory::kTag});
-  schema.columns.push_back(ColumnSchema{"v", DataType::kInt64, 0, 0, {}, ColumnCategory::kField});
-  absl::StatusOr<std::unique_ptr<TsFileWriter>> writer = TsFileWriter::Create(path.string(), schema);
-  ASSERT_TRUE(writer.ok()) << writer.status();
-  ColumnValues v;
-  v.type = DataType::kInt64;
-  v.int64s = {7, 8};
-  const std::vector<int64_t> times = {1, 2};
-  ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {v}).ok());
-  ASSERT_TRUE((*writer)->Close().ok());
+  ASSERT_NE(WriteOneDeviceFile(path, "device", {1, 2}, {7, 8}), "");
   const std::string from = " FROM tsfile_last('" + path.string() + "')";
   EXPECT_EQ(Text("SELECT _device || '|' || device || '|' || v || '|' || epoch_ms(v_time)" + from), "t.d1|d1|8|2");
   std::filesystem::remove(path);

@@ -5,11 +5,12 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
-#include <vector>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "tsread/aggregate/aggregate_shape.h"
 #include "tsread/aggregate/group_builder.h"
@@ -99,11 +100,12 @@ absl::StatusOr<TableAggregate> AggregateTasks::Finish() {
     if (!std::is_sorted(groups.begin(), groups.end(), by_bucket)) {
       std::stable_sort(groups.begin(), groups.end(), by_bucket);
     }
-    for (size_t i = 0; i < groups.size(); ++i) {
-      if (i > 0 && !by_bucket(groups[i - 1], groups[i])) {
-        MergeGroup(out.groups.back(), std::move(*groups[i]));
+    const size_t first = out.groups.size();
+    for (GroupAggregate* g : groups) {
+      if (out.groups.size() > first && !by_bucket(&out.groups.back(), g)) {
+        MergeGroup(out.groups.back(), std::move(*g));
       } else {
-        out.groups.push_back(std::move(*groups[i]));
+        out.groups.push_back(std::move(*g));
       }
     }
   }
@@ -132,7 +134,13 @@ absl::StatusOr<TableAggregate> AggregateOnThreads(const Dataset& dataset, const 
   };
   std::vector<std::thread> pool;
   const size_t workers = std::min<size_t>(static_cast<size_t>(threads), tasks->size());
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  for (size_t w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the others (this one at least) run every task
+    }
+  }
   work();
   for (std::thread& t : pool) t.join();
   // The first failure in task order (the one one thread would have met first).
