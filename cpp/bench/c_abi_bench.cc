@@ -55,6 +55,8 @@ uint64_t TouchBatch(const TableBatch& batch) {
 // An Arrow child's buffers by its format: validity, then values (bits, fixed width, or offsets
 // and bytes); a dictionary's indices and its values.
 uint64_t TouchArray(const ArrowArray& a, const char* format) {
+  // Run-end encoded (TAG columns with tags_as_run_end): its runs' ends and values, not its rows.
+  if (format[0] == '+' && format[1] == 'r') return TouchArray(*a.children[0], "i") + TouchArray(*a.children[1], "u");
   const size_t n = static_cast<size_t>(a.length + a.offset);
   uint64_t sum = a.null_count > 0 ? Touch(a.buffers[0], (n + 7) / 8) : 0;
   switch (format[0]) {
@@ -167,6 +169,7 @@ void BM_CAbiStream(benchmark::State& state) {
   options.threads = static_cast<int>(state.range(0));
   options.unordered = 1;
   options.tags_as_dictionary = state.range(1) == 1;
+  options.tags_as_run_end = state.range(1) == 3;
   // range(1) == 2: the FIELD columns only (what the stream costs beyond per-row tags).
   static const char* kFields[] = {"s_int64", "s_double", "s_float", "s_int32", "s_bool"};
   if (state.range(1) == 2) {
@@ -182,7 +185,8 @@ void BM_CAbiStream(benchmark::State& state) {
   state.counters["rows_per_batch"] =
       drained.batches > 0 ? static_cast<double>(drained.rows) / static_cast<double>(drained.batches) : 0;
 }
-// Args: threads; TAG columns as utf8 (0, the default), as dictionaries (1), or left out (2).
+// Args: threads; TAG columns as utf8 (0, the default), as dictionaries (1), left out (2), or run-end
+// encoded (3).
 BENCHMARK(BM_CAbiStream)
     ->Args({1, 0})
     ->Args({2, 0})
@@ -190,6 +194,8 @@ BENCHMARK(BM_CAbiStream)
     ->Args({2, 1})
     ->Args({1, 2})
     ->Args({2, 2})
+    ->Args({1, 3})
+    ->Args({2, 3})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -113,20 +113,21 @@ PYBIND11_MODULE(_tsread, m) {
                        std::optional<std::vector<std::string>> columns, std::optional<int64_t> start,
                        std::optional<int64_t> end, std::optional<Tags> tags, int threads, bool ordered,
                        size_t batch_rows, const std::optional<Filters>& filters, const std::string& time_unit,
-                       bool tags_as_dictionary, const std::string& file_column) {
+                       bool tags_as_dictionary, const std::string& file_column, bool tags_as_run_end) {
              ScanArgs args =
                  MakeArgs(std::move(table), std::move(columns), start, end, std::move(tags), threads, batch_rows, filters);
              args.ordered = ordered;
              tsread::ArrowExportOptions options;
              options.time_unit = TimeUnitOf(time_unit);
              options.tags_as_dictionary = tags_as_dictionary;
+             options.tags_as_run_end = tags_as_run_end;
              options.file_column = file_column;
              return std::make_unique<ArrowScan>(std::move(ds), std::move(args), std::move(options));
            }),
            py::arg("dataset"), py::arg("table"), py::arg("columns"), py::arg("start"), py::arg("end"), py::arg("tags"),
            py::arg("threads") = 1, py::arg("ordered") = true, py::arg("batch_rows") = 0,
            py::arg("filters") = py::none(), py::arg("time_unit") = "ms", py::arg("tags_as_dictionary") = false,
-           py::arg("file_column") = "")
+           py::arg("file_column") = "", py::arg("tags_as_run_end") = false)
       // The consumer's requested_schema is not honoured (the PyCapsule interface allows that):
       // the batches have the scan's own schema.
       .def(

@@ -204,6 +204,17 @@ def test_every_table_fixture_reaches_duckdb_as_its_csv(fixtures, duckdb, csv_nam
     assert (got, different) == (want, 0)
 
 
+@pytest.mark.parametrize("tags", ["tags_as_dictionary", "tags_as_run_end"])
+@pytest.mark.parametrize("csv_name", ["table_alltypes.t_all.csv", "table_multi.tbl_b.csv"])
+def test_encoded_tags_reach_duckdb_as_the_csvs(fixtures, duckdb, csv_name, tags):
+    stem, table, _ = csv_name.rsplit(".", 2)
+    path = fixtures / f"{stem}.tsfile"
+    schema = tsread.open(path).schema(table)
+    duckdb.load("got", tsread.scan(path, table=table, time_unit="int", batch_rows=1000, **{tags: True}))
+    got, want, different = differences(duckdb, schema, fixtures / csv_name)
+    assert (got, different) == (want, 0)
+
+
 def test_iotdb_data_reaches_duckdb_as_iotdb_answers(fixtures, duckdb):
     path = fixtures / "iotdb_datadir"
     schema = tsread.open(path).schema("t")
@@ -237,6 +248,17 @@ def test_the_schema_capsule_names_time_and_the_columns(fixtures):
     assert schema.children[1].contents.dictionary.contents.format == b"u"
     capsule = tsread.scan(path, table="tbl_a", time_unit="int").__arrow_c_schema__()  # kept while read
     assert children(schema_of(capsule))[0] == ("time", "l")
+
+
+def test_run_end_encoded_tags_have_arrows_layout(fixtures):
+    path = fixtures / "table_multi.tsfile"
+    capsule = tsread.scan(path, table="tbl_b", columns="region", tags_as_run_end=True).__arrow_c_schema__()
+    region = schema_of(capsule).children[1].contents
+    assert region.format == b"+r" and region.n_children == 2
+    assert [region.children[i].contents.format for i in range(2)] == [b"i", b"u"]
+    assert [region.children[i].contents.name for i in range(2)] == [b"run_ends", b"values"]
+    with pytest.raises(ValueError, match="exclude each other"):
+        tsread.scan(path, table="tbl_b", tags_as_dictionary=True, tags_as_run_end=True)
 
 
 def test_a_reader_reads_again_and_streams_outlive_their_capsules_and_files(fixtures):

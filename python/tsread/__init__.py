@@ -319,8 +319,8 @@ def iter_batches(path, table=None, columns=None, start=None, end=None, tags=None
 
 
 def scan(path, table=None, columns=None, start=None, end=None, tags=None, threads=1, *, filters=None, ordered=True,
-         batch_rows=None, time_unit="ms", tags_as_dictionary=False, file_column=None, skip_unreadable=False, raw=False,
-         database=None, ignore_errors=False):
+         batch_rows=None, time_unit="ms", tags_as_dictionary=False, tags_as_run_end=False, file_column=None,
+         skip_unreadable=False, raw=False, database=None, ignore_errors=False):
     """A table's rows as an ArrowReader: an object implementing the Arrow PyCapsule interface
     (__arrow_c_stream__, __arrow_c_schema__), for pyarrow, Polars or DuckDB without a copy of
     the columns (tsread._arrow has the lines for each and the Arrow types).
@@ -331,7 +331,8 @@ def scan(path, table=None, columns=None, start=None, end=None, tags=None, thread
     they are decoded (faster with threads; IoTDB data reads on one thread). batch_rows: most rows
     per batch (None: a batch per page as stored). time_unit: of time and TIMESTAMP columns, 's',
     'ms' (TsFile's usual), 'us', 'ns' or 'int' (int64 as stored). tags_as_dictionary: TAG columns
-    as dictionary<int32, string>. file_column: a last string column of that name holding each
+    as dictionary<int32, string>; tags_as_run_end: as run_end_encoded<int32, string> (a batch, one
+    device's rows, is one run: no per-row value; not with tags_as_dictionary). file_column: a last string column of that name holding each
     row's file. Errors in the arguments raise here; errors in the data end the consumer's stream
     with its error.
     """
@@ -340,13 +341,15 @@ def scan(path, table=None, columns=None, start=None, end=None, tags=None, thread
         batch_rows = _positive("scan", "batch_rows", batch_rows)
     if columns is not None and _args.columns(columns) == []:
         raise ValueError("scan: columns=[] (time alone) is not supported: name a column")
+    if tags_as_dictionary and tags_as_run_end:
+        raise ValueError("scan: tags_as_dictionary and tags_as_run_end exclude each other")
     if file_column is not None and (not isinstance(file_column, str) or not file_column):
         raise ValueError(f"scan: file_column is a non-empty str, not {file_column!r}")
     ds = _dataset(path, skip_unreadable, "scan", _iotdb(raw, database, ignore_errors))
     args = _scan_args(table, columns, start, end, tags, filters, "scan")
     reader = _tsread.ArrowScan(ds._dataset(), threads=threads, ordered=bool(ordered), batch_rows=batch_rows or 0,
                                time_unit=time_unit, tags_as_dictionary=bool(tags_as_dictionary),
-                               file_column=file_column or "", **args)
+                               tags_as_run_end=bool(tags_as_run_end), file_column=file_column or "", **args)
     return ArrowReader(reader, f"table={table!r}, columns={columns!r}")
 
 

@@ -181,6 +181,8 @@ typedef struct tsread_scan_options {
                                  default (TsFile does not store it) */
   int tags_as_dictionary;     /* TAG columns as dictionary<int32, utf8> (no per-row copy of the tag) */
   const char* file_column;    /* not NULL: a last utf8 column of this name with each row's file path */
+  int tags_as_run_end;        /* TAG columns as run_end_encoded<int32, utf8>: a batch (one device's rows) is one
+                                 run, two one-element arrays whatever its rows; not with tags_as_dictionary */
 } tsread_scan_options;
 
 /* Sets every option to its default. */

@@ -92,6 +92,51 @@ TEST(CTableScanTest, EveryTableMatchesItsSummary) {
   }
 }
 
+// tags_as_run_end: each TAG column a run_end_encoded<int32, utf8> array of one run a batch (a batch
+// holds one device), the run's value the device's tag — counted here against the summary.
+TEST(CTableScanTest, RunEndEncodedTagsAreOneRunABatch) {
+  Source source = OpenFixture("table_multi");
+  tsread_scan_options options = Options("tbl_b");
+  const char* columns[] = {"voltage", "region"};
+  options.columns = columns;
+  options.n_columns = 2;
+  options.tags_as_run_end = 1;
+  options.batch_rows = 100;
+  Scanned scanned = Scan(source.get(), options);
+  ASSERT_EQ(scanned.code, TSREAD_OK) << scanned.message;
+  ArrowSchema schema{};
+  ASSERT_EQ(scanned.stream.get_schema(&scanned.stream, &schema), 0);
+  ASSERT_EQ(schema.n_children, 3);
+  const ArrowSchema& region = *schema.children[2];
+  EXPECT_STREQ(region.format, "+r");
+  ASSERT_EQ(region.n_children, 2);
+  EXPECT_STREQ(region.children[0]->format, "i");
+  EXPECT_STREQ(region.children[1]->format, "u");
+  schema.release(&schema);
+  int64_t rows = 0, non_null_tag_rows = 0;
+  while (true) {
+    ArrowArray batch{};
+    ASSERT_EQ(scanned.stream.get_next(&scanned.stream, &batch), 0);
+    if (batch.release == nullptr) break;
+    const ArrowArray& tag = *batch.children[2];
+    EXPECT_EQ(tag.length, batch.length);
+    EXPECT_EQ(tag.null_count, 0);
+    EXPECT_EQ(tag.n_buffers, 0);
+    ASSERT_EQ(tag.n_children, 2);
+    const ArrowArray& ends = *tag.children[0];
+    const ArrowArray& values = *tag.children[1];
+    ASSERT_EQ(ends.length, 1);
+    EXPECT_EQ(static_cast<const int32_t*>(ends.buffers[1])[0], batch.length);
+    ASSERT_EQ(values.length, 1);
+    if (values.null_count == 0) non_null_tag_rows += batch.length;
+    rows += batch.length;
+    batch.release(&batch);
+  }
+  scanned.stream.release(&scanned.stream);
+  EXPECT_EQ(rows, 5610);               // table_multi.summary.json
+  EXPECT_EQ(non_null_tag_rows, 4451);  // region's non-null count there
+}
+
 TEST(CTableScanTest, OptionsSelectColumnsTimesAndRows) {
   Source source = OpenFixture("table_multi");
   tsread_scan_options options = Options("tbl_b");
@@ -202,6 +247,10 @@ TEST(CTableScanTest, BadScanArgumentsAreErrorsNamingTheProblem) {
   o = Options("tbl_b");
   o.struct_size = 0;
   bad.push_back({o, TSREAD_INVALID_ARGUMENT, "tsread_scan_options_init"});
+  o = Options("tbl_b");
+  o.tags_as_dictionary = 1;
+  o.tags_as_run_end = 1;
+  bad.push_back({o, TSREAD_INVALID_ARGUMENT, "exclude each other"});
   for (const Bad& b : bad) {
     Scanned scanned = Scan(source.get(), b.options);
     EXPECT_EQ(scanned.code, b.code) << b.says << ": " << scanned.message;

@@ -292,6 +292,29 @@ absl::Status FillConstantDictionary(ArrowArray* out, ArrayPrivate* priv, size_t 
   return FillConstantString(priv->dictionary.get(), dict, entries, value, name);
 }
 
+// run_end_encoded<int32, utf8>: one run of `rows` rows (none for an empty batch) whose value is the
+// device's tag (null for a null tag). The parent has no buffers and no nulls (Arrow's rule: a run's
+// value carries its nullness).
+absl::Status FillConstantRunEnd(ArrowArray* out, ArrayPrivate* priv, size_t rows,
+                                const std::optional<std::string_view>& value, const std::string& name) {
+  if (rows > static_cast<size_t>(INT32_MAX)) {
+    return absl::ResourceExhaustedError(absl::StrCat("column \"", name, "\": a batch of more than 2^31 rows"));
+  }
+  const size_t runs = rows > 0 ? 1 : 0;
+  priv->children.resize(2);
+  for (ArrowArray& child : priv->children) child.release = nullptr;
+  for (ArrowArray& child : priv->children) priv->child_pointers.push_back(&child);
+  out->n_children = 2;
+  out->children = priv->child_pointers.data();
+  ArrayPrivate* ends = InitArray(&priv->children[0], static_cast<int64_t>(runs), 2, priv->pool);
+  Recycled(ends, ends->int32s);
+  ends->int32s.assign(runs, static_cast<int32_t>(rows));
+  ends->buffers[0] = nullptr;
+  ends->buffers[1] = ends->int32s.data();
+  ArrayPrivate* values = InitArray(&priv->children[1], static_cast<int64_t>(runs), 3, priv->pool);
+  return FillConstantString(&priv->children[1], values, runs, value, name);
+}
+
 }  // namespace
 
 absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const ArrowExportOptions& options,
@@ -335,6 +358,8 @@ absl::Status BuildBatch(const std::vector<ProjectedColumn>& projection, const Ar
         p.category == ColumnCategory::kTag ? batch.tag(j) : std::optional<std::string_view>();
     if (UsesDictionary(p, options)) {
       TSREAD_RETURN_IF_ERROR(FillConstantDictionary(child, InitArray(child, rows, 2, pool), static_cast<size_t>(rows), tag, p.name));
+    } else if (UsesRunEnd(p, options)) {
+      TSREAD_RETURN_IF_ERROR(FillConstantRunEnd(child, InitArray(child, rows, 0, pool), static_cast<size_t>(rows), tag, p.name));
     } else {
       TSREAD_RETURN_IF_ERROR(FillConstantString(child, InitArray(child, rows, 3, pool), static_cast<size_t>(rows), tag, p.name));
     }

@@ -27,6 +27,7 @@ std::string TimeFormat(const ArrowExportOptions& options) {
 
 std::string ColumnFormat(const ProjectedColumn& column, const ArrowExportOptions& options) {
   if (UsesDictionary(column, options)) return "i";  // the index type; the values are the dictionary's
+  if (UsesRunEnd(column, options)) return "+r";     // children: run ends (int32) and values (utf8)
   if (column.category != ColumnCategory::kField) return "u";
   switch (column.data_type) {
     case DataType::kBoolean: return "b";
@@ -99,6 +100,15 @@ void BuildSchema(const std::vector<ProjectedColumn>& projection, const ArrowExpo
       child_priv->dictionary = std::make_unique<ArrowSchema>();
       FillSchema(child_priv->dictionary.get(), "u", "", 0);
       child->dictionary = child_priv->dictionary.get();
+    }
+    if (UsesRunEnd(projection[j], options)) {
+      auto* child_priv = static_cast<SchemaPrivate*>(child->private_data);
+      child_priv->children.resize(2);
+      FillSchema(&child_priv->children[0], "i", "run_ends", 0);
+      FillSchema(&child_priv->children[1], "u", "values", ARROW_FLAG_NULLABLE);
+      for (ArrowSchema& c : child_priv->children) child_priv->child_pointers.push_back(&c);
+      child->n_children = 2;
+      child->children = child_priv->child_pointers.data();
     }
   }
   for (ArrowSchema& child : priv->children) priv->child_pointers.push_back(&child);

@@ -18,6 +18,11 @@ inline bool UsesDictionary(const ProjectedColumn& column, const ArrowExportOptio
   return options.tags_as_dictionary && column.category == ColumnCategory::kTag;
 }
 
+// Or run-end encoded (the dictionary wins where both are asked).
+inline bool UsesRunEnd(const ProjectedColumn& column, const ArrowExportOptions& options) {
+  return options.tags_as_run_end && !options.tags_as_dictionary && column.category == ColumnCategory::kTag;
+}
+
 // Fills `out` with the schema of the batches of a scan with `projection`: a struct ("+s") of the
 // time column, the projection and, with options.file_column, the file column. The caller releases
 // it with out->release.

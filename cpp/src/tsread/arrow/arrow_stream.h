@@ -1,8 +1,9 @@
 // Export of a table scan as an Arrow C stream (ArrowArrayStream): one struct array per batch
 // with a child per output column — time first, then the projection.
 //
-// Types: time -> timestamp (unit option, ms by default; or int64), TAG -> utf8 (or, as an option,
-// dictionary<int32, utf8>: per batch a one-entry dictionary, the device's value), ATTRIBUTE ->
+// Types: time -> timestamp (unit option, ms by default; or int64), TAG -> utf8 (or, as options,
+// dictionary<int32, utf8>: per batch a one-entry dictionary, the device's value; or
+// run_end_encoded<int32, utf8>: per batch one run, the device's value), ATTRIBUTE ->
 // utf8 (all null), BOOLEAN -> bool, INT32 -> int32, INT64 -> int64, FLOAT -> float32,
 // DOUBLE -> float64, TEXT/STRING -> utf8, BLOB -> binary, DATE -> date32 (days since the epoch,
 // from the stored yyyyMMdd), TIMESTAMP -> timestamp (same unit as time). TsFile does not store the
@@ -37,6 +38,10 @@ struct ArrowExportOptions {
   std::optional<ArrowTimeUnit> time_unit = ArrowTimeUnit::kMillisecond;
   // TAG columns as dictionary<int32, utf8> instead of utf8: no per-row copy of the tag value.
   bool tags_as_dictionary = false;
+  // TAG columns as run_end_encoded<int32, utf8> instead: a batch (one device's rows) is one run, so
+  // a TAG column costs two one-element arrays whatever the batch's rows. Not with
+  // tags_as_dictionary (which then wins).
+  bool tags_as_run_end = false;
   // When not empty: a last utf8 column of this name with the path of the file each row comes
   // from (useful for datasets).
   std::string file_column;

@@ -45,6 +45,10 @@ absl::StatusOr<ArrowExportOptions> ExportOptionsOf(const tsread_scan_options& o)
   ArrowExportOptions out;
   TSREAD_ASSIGN_OR_RETURN(out.time_unit, ArrowTimeUnitOf(o.time_unit, "tsread_scan"));
   out.tags_as_dictionary = o.tags_as_dictionary != 0;
+  out.tags_as_run_end = o.tags_as_run_end != 0;
+  if (out.tags_as_dictionary && out.tags_as_run_end) {
+    return absl::InvalidArgumentError("tsread_scan: tags_as_dictionary and tags_as_run_end exclude each other");
+  }
   if (o.file_column != nullptr) {
     out.file_column = o.file_column;
     if (out.file_column.empty()) return absl::InvalidArgumentError("tsread_scan: file_column is empty");
