@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "tsread/aggregate/file_summary.h"
+#include "tsread/aggregate/aggregate_tasks.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/io/random_access_file.h"
 
@@ -54,6 +55,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Ending there instead: pages decoded only up to the range's end.
     a.time_range = {INT64_MIN, cut};
     (void)tsread::Aggregate(**dataset, a);
+    // Calendar weeks of a fixed zone, on two threads, of the rows a value condition keeps.
+    a.time_range = {};
+    a.by = tsread::AggregateGroupBy::kDevice;
+    a.bucket_calendar.unit = tsread::CalendarUnit::kWeek;
+    a.bucket_calendar.zone = absl::FixedTimeZone(5 * 3600 + 1800);
+    if (absl::StatusOr<tsread::TableSchema> schema = (*dataset)->ReconciledSchema(table); schema.ok()) {
+      for (const tsread::ColumnSchema& c : schema->columns) {
+        if (c.category == tsread::ColumnCategory::kField) {
+          a.value_predicates = {tsread::ValuePredicate{c.name, tsread::CompareOp::kIsNotNull, {}}};
+          break;
+        }
+      }
+    }
+    (void)tsread::AggregateOnThreads(**dataset, a, 2);
   }
   return 0;
 }

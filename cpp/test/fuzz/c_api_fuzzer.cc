@@ -61,6 +61,7 @@ void ScanTable(const tsread_source* source, const char* table, const std::string
     if (variant == 2) {
       options.threads = 2;
       options.unordered = 1;
+      options.tags_as_run_end = 1;
     }
     ArrowArrayStream stream;
     error = nullptr;
