@@ -1,8 +1,9 @@
-// tsread agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|N] [--start T0]
-// [--end T1] [--where tag=v] [--json]: per device (or the whole table), optionally per time bucket,
-// its rows, first and last time and each FIELD column's count, min, max, first, last and sum,
-// answered from the files' statistics where they are exact (aggregate/table_aggregate.h).
-// tsread last INPUT... [--table T] [--columns a,b] [--where tag=v] [--json]: per device its last
+// tsread agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|1w|1mo|N]
+// [--time-zone Z] [--start T0] [--end T1] [--where COND] [--threads N] [--json]: per device (or the
+// whole table), optionally per time bucket, of the rows the conditions keep, its rows, first and
+// last time and each FIELD column's count, min, max, first, last and sum, answered from the files'
+// statistics where they are exact (aggregate/table_aggregate.h).
+// tsread last INPUT... [--table T] [--columns a,b] [--where COND] [--json]: per device its last
 // time and each column's latest non-null value with its time (the same aggregates, printed so).
 #include <cmath>
 #include <optional>

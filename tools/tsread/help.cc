@@ -25,12 +25,12 @@ constexpr char kOverview[] =
     "  scan INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
     "       [--threads N] [--memory-budget SIZE] [--json]\n"
     "                              full scan: rows, seconds, rows/s (and column statistics)\n"
-    "  agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|N] [--start T0]\n"
-    "       [--end T1] [--where tag=v1[,v2]]... [--json]\n"
+    "  agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket 10m|1h|1w|1mo|N]\n"
+    "       [--time-zone Z] [--start T0] [--end T1] [--where COND]... [--threads N] [--json]\n"
     "                              per device or table (and time bucket): rows, first/last time, each\n"
     "                              column's count, min, max, first, last and sum, from statistics where\n"
     "                              they are exact\n"
-    "  last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v1[,v2]]...\n"
+    "  last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
     "       [--json]\n"
     "                              per device: its last time, each column's latest value and its time\n"
     "  agg|last INPUT... --tree [--devices d1,d2] [--measurements m1,m2] [--start T0] [--end T1] [--json]\n"
@@ -81,7 +81,8 @@ constexpr char kTableSelection[] =
     "                         OR (AND binds tighter) and parentheses for alternatives:\n"
     "                         `s_double>380`, `s_int32 <= 5 AND s_text != 'idle'`, `x IS NULL`,\n"
     "                         `region=east,west` (any of), `region=` (null), `region=east OR s_bool=true`;\n"
-    "                         agg and last take only tag=v1[,v2] and ORs of those (see docs/cli.md)\n";
+    "                         agg and last aggregate the rows kept (tag-only conditions let statistics\n"
+    "                         answer; see docs/cli.md)\n";
 
 constexpr char kAggregateTimes[] =
     "  --time-format epoch|iso   times (first_time, last_time, bucket, time) as the stored integer\n"
@@ -155,7 +156,7 @@ std::string CommandHelp(std::string_view command) {
   } else if (command == "agg") {
     text = absl::StrCat(
         "usage: tsread agg INPUT... [--table T] [--columns a,b] [--by device|table] [--bucket W]\n"
-        "       [--start T0] [--end T1] [--where tag=v]... [--json]\n"
+        "       [--time-zone Z] [--start T0] [--end T1] [--where COND]... [--threads N] [--json]\n"
         "Per device (a dataset's files merged) or the whole table, and per time bucket with --bucket:\n"
         "rows, first and last time, and per FIELD column (all by default) count, min, max, first, last\n"
         "and sum, equal to what decoding the rows would give. Statistics answer a device, else a chunk\n"
@@ -190,7 +191,7 @@ std::string CommandHelp(std::string_view command) {
         "                         {\"decoded\"}, \"series_answered\": {\"from_statistics\", \"decoded\"}}\n");
   } else if (command == "last") {
     text = absl::StrCat(
-        "usage: tsread last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where tag=v]...\n"
+        "usage: tsread last INPUT... [--table T] [--columns a,b] [--start T0] [--end T1] [--where COND]...\n"
         "       [--json]\n"
         "Per device (a dataset's files merged): its last time, then per FIELD column (all by default) the\n"
         "latest non-null value and its time, empty when the column has none: what a dashboard shows,\n"

@@ -51,25 +51,19 @@ bool IsDataDir(const fs::path& dir) {
 }
 
 // Sorted subdirectories of `dir` (none when it cannot be listed).
-std::vector<fs::path> SubDirectories(const fs::path& dir) {
+// The entries of `dir` that `keep` accepts, sorted (an unreadable directory lists nothing).
+std::vector<fs::path> Entries(const fs::path& dir, bool (*keep)(const fs::path&)) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (IsDirectory(it->path())) out.push_back(it->path());
+    if (keep(it->path())) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::vector<fs::path> RegularFiles(const fs::path& dir) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (IsRegularFile(it->path())) out.push_back(it->path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<fs::path> SubDirectories(const fs::path& dir) { return Entries(dir, IsDirectory); }
+std::vector<fs::path> RegularFiles(const fs::path& dir) { return Entries(dir, IsRegularFile); }
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
