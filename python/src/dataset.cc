@@ -32,8 +32,8 @@ void CheckNamesAreUtf8(const Dataset& dataset) {
   }
 }
 
-// What IoTDB's layout says of file `f`: its space, database, region, partition, version and the
-// deletion file applied (None without one).
+// What IoTDB's layout says of file `f`: its space, database, region, partition, version, the
+// deletion file applied (None without one) and what of an unsealed file is read (None if sealed).
 py::dict IotdbFileInfo(const iotdb::IotdbDataset& data, size_t f) {
   const iotdb::IotdbFile& file = data.layout().files[f];
   py::dict out;
@@ -52,6 +52,18 @@ py::dict IotdbFileInfo(const iotdb::IotdbDataset& data, size_t f) {
     deletions["entries"] = report->second.entries;
     deletions["damage"] = report->second.damage.ok() ? py::none() : py::cast(std::string(report->second.damage.message()));
     out["deletions"] = deletions;
+  }
+  const auto sealed = data.unsealed_files().find(f);
+  if (sealed == data.unsealed_files().end()) {
+    out["unsealed"] = py::none();
+  } else {
+    py::dict unsealed;
+    unsealed["groups_read"] = sealed->second.groups;
+    unsealed["bytes_read"] = sealed->second.data_end;
+    unsealed["file_bytes"] = sealed->second.size;
+    unsealed["stop_offset"] = sealed->second.stop_offset;
+    unsealed["stop_reason"] = sealed->second.stop_reason;
+    out["unsealed"] = unsealed;
   }
   return out;
 }

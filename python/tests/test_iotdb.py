@@ -103,3 +103,33 @@ def test_info_and_database(datadir):
         tsread.read_table(data, database="root.sg1")
     with pytest.raises(ValueError, match="raw"):
         tsread.read_table(data, raw=True, database="db1")
+
+
+def test_unsealed_files_are_read_in_place(datadir, tmp_path):
+    """A crashed server's files (no tail, no .resource): the fixture's unsequence files cut just
+    after their data sections read as IoTDB answers, with a warning naming each."""
+    import shutil
+    data = tmp_path / "data"
+    shutil.copytree(datadir / "data", data)
+    cut = []
+    # Each file's SEPARATOR (end of its data section), as `tsread sketch` shows it.
+    for database, separator in (("db1/1", 113), ("root.sg1/2", 156)):
+        path = data / "unsequence" / database / "2810" / "1700000003600-2-0-0.tsfile"
+        raw = path.read_bytes()
+        assert raw[separator] == 0x02
+        path.write_bytes(raw[:separator + 1])
+        (path.parent / (path.name + ".resource")).unlink()
+        cut.append(str(path))
+    with pytest.warns(UserWarning) as caught:
+        frame = tsread.read_table(str(data), time_as="int")
+    assert _table_rows(frame) == _expected_table(datadir / "expected" / "t.csv")
+    messages = " ".join(str(w.message) for w in caught)
+    for path in cut:
+        assert path + ": no valid tail" in messages
+    with pytest.warns(UserWarning, match="no valid tail"):
+        tree = tsread.read_tree(str(data), time_as="int")
+    assert len(tree) == len(_csv_rows(datadir / "expected" / "tree.csv"))
+    with pytest.warns(UserWarning, match="no valid tail"):
+        with tsread.open(str(data)) as f:
+            unsealed = sorted(x["path"] for x in f.info()["files"] if x["iotdb"]["unsealed"] is not None)
+    assert unsealed == sorted(cut)

@@ -92,11 +92,13 @@ absl::Status AddDeviceIds(const TsFileReader& reader, std::string_view index_nam
 
 // Every file's summary, then the dataset's: per table the reconciled columns and the totals.
 // What IoTDB's layout says of file `f` (iotdb_dataset.h): its space, database, region, partition
-// and version, and the deletion file applied.
+// and version, the deletion file applied, and what of an unsealed file is read.
 void PrintIotdbFile(const iotdb::IotdbDataset& iotdb_data, size_t f, bool json, std::ostream& out) {
   const iotdb::IotdbFile& file = iotdb_data.layout().files[f];
   const auto report = iotdb_data.deletion_reports().find(f);
   const iotdb::DeletionFileReport* deletions = report == iotdb_data.deletion_reports().end() ? nullptr : &report->second;
+  const auto sealed = iotdb_data.unsealed_files().find(f);
+  const iotdb::UnsealedFile* unsealed = sealed == iotdb_data.unsealed_files().end() ? nullptr : &sealed->second;
   if (json) {
     out << ", \"iotdb\": {";
     if (file.in_layout) {
@@ -113,8 +115,19 @@ void PrintIotdbFile(const iotdb::IotdbDataset& iotdb_data, size_t f, bool json, 
           << deletions->entries << ", \"damage\": "
           << (deletions->damage.ok() ? "null" : JsonString(std::string(deletions->damage.message()))) << "}";
     }
+    out << ", \"unsealed\": ";
+    if (unsealed == nullptr) {
+      out << "null";
+    } else {
+      out << "{\"groups_read\": " << unsealed->groups << ", \"bytes_read\": " << unsealed->data_end
+          << ", \"file_bytes\": " << unsealed->size << ", \"stop_offset\": " << unsealed->stop_offset
+          << ", \"stop_reason\": " << JsonString(unsealed->stop_reason) << "}";
+    }
     out << "}";
     return;
+  }
+  if (unsealed != nullptr) {
+    out << "  unsealed (no valid tail): " << unsealed->Summary() << "\n";
   }
   out << "  iotdb: ";
   if (file.in_layout) {

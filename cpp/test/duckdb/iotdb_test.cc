@@ -1,5 +1,7 @@
 // The SQL functions on IoTDB data: the visible data directory read as IoTDB answers (its expected
 // CSVs, loaded with DuckDB's read_csv), as written with raw := true, and database := checks.
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "duckdb/duckdb_test_base.h"
@@ -59,6 +61,35 @@ TEST_P(DuckDbTest, TsfileMetadataSaysWhatIotdbsLayoutSays) {
   EXPECT_EQ(Int("SELECT count(DISTINCT file) FROM tsfile_metadata(" + Data() + ") WHERE space = 'sequence' AND version = 1"), 2);
   EXPECT_EQ(Int("SELECT sum(DISTINCT deletion_entries) FROM tsfile_metadata(" + Data() + ")"), 3);  // 1 and 2
   EXPECT_EQ(Int("SELECT count(*) FROM tsfile_metadata(" + Data() + ", raw := true) WHERE space IS NOT NULL"), 0);
+}
+
+// A crashed server's files (no tail): the fixture's unsequence files cut just after their data
+// sections (their SEPARATOR bytes, at the offsets `tsread sketch` shows, kept) read as IoTDB
+// answers; tsfile_metadata says what of them is read (SQL has no warnings).
+TEST_P(DuckDbTest, UnsealedIotdbFilesAreReadInPlace) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "tsread_duckdb_unsealed";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(Dir() + "/data", dir / "data", std::filesystem::copy_options::recursive);
+  for (const auto& [database, separator] : {std::pair{"db1/1", 113}, std::pair{"root.sg1/2", 156}}) {
+    const std::filesystem::path file = dir / "data/unsequence" / database / "2810/1700000003600-2-0-0.tsfile";
+    std::ifstream in(file, std::ios::binary);
+    in.seekg(separator);
+    ASSERT_EQ(in.get(), 0x02) << file;
+    in.close();
+    std::filesystem::resize_file(file, separator + 1);
+  }
+  const std::string data = "'" + (dir / "data").string() + "'";
+  const std::string expected = "SELECT time, tag1, tag2, s1, s2 FROM read_csv('" + Dir() + "/expected/t.csv', "
+                               "columns = {'time': 'BIGINT', 'tag1': 'VARCHAR', 'tag2': 'VARCHAR', 's1': 'INTEGER', 's2': 'DOUBLE'})";
+  EXPECT_EQ(Int(SymmetricDifference("SELECT epoch_ms(time), tag1, tag2, s1, s2 FROM read_tsfile(" + data + ")", expected)), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile_tree(" + data + ")"), 4);
+  EXPECT_EQ(Int("SELECT s1_sum FROM tsfile_aggregate(" + data + ") WHERE tag1 = 'a'"), 37);
+  EXPECT_EQ(Int("SELECT count(DISTINCT file) FROM tsfile_metadata(" + data + ") WHERE unsealed LIKE "
+                "'% complete chunk groups read in place (bytes 0 to %'"),
+            2);
+  EXPECT_EQ(Int("SELECT count(*) FROM tsfile_metadata(" + data + ") WHERE space = 'sequence' AND unsealed IS NOT NULL"), 0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_P(DuckDbTest, DatabaseParameter) {

@@ -266,8 +266,7 @@ absl::Status CopyPrefix(const RandomAccessFile& in, uint64_t end, OutputSink& ou
 
 }  // namespace
 
-absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, OutputSink& out,
-                                                 const SealedCopyOptions& options) {
+absl::StatusOr<SealedIndex> BuildSealedIndex(const RandomAccessFile& in, const SealedCopyOptions& options) {
   if (options.max_index_degree < 2) {
     return absl::InvalidArgumentError(absl::StrCat("index degree ", options.max_index_degree, " is below 2"));
   }
@@ -282,21 +281,30 @@ absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, Out
     version = static_cast<uint8_t>(head.data()[6]);
   }
   SealedIndexBuilder builder(version);
-  SealedCopyResult result;
+  SealedIndex result;
   TSREAD_ASSIGN_OR_RETURN(result.report, SalvageDataSection(in, salvage, [&builder](const SalvagedGroup& group) {
                             return builder.Add(group);
                           }));
-  if (builder.empty()) {
-    // An index needs at least one device (a V3 root node with no entry is not a valid node).
+  // An index needs at least one device (a V3 root node with no entry is not a valid node).
+  if (builder.empty()) return result;
+  result.bytes = builder.Build(options.schemas, options.max_index_degree, result.report.data_end, result.warnings);
+  return result;
+}
+
+absl::StatusOr<SealedCopyResult> WriteSealedCopy(const RandomAccessFile& in, OutputSink& out,
+                                                 const SealedCopyOptions& options) {
+  TSREAD_ASSIGN_OR_RETURN(SealedIndex index, BuildSealedIndex(in, options));
+  if (index.bytes.empty()) {
     return absl::DataLossError(absl::StrCat(in.name(), ": no chunk group with data can be kept, so there is nothing ",
-                                            "to seal: the walk stopped at offset ", result.report.stop_offset, ": ",
-                                            result.report.stop_reason));
+                                            "to seal: the walk stopped at offset ", index.report.stop_offset, ": ",
+                                            index.report.stop_reason));
   }
-  TSREAD_RETURN_IF_ERROR(CopyPrefix(in, result.report.data_end, out));
-  const std::string index =
-      builder.Build(options.schemas, options.max_index_degree, result.report.data_end, result.warnings);
-  TSREAD_RETURN_IF_ERROR(out.Append(index));
+  TSREAD_RETURN_IF_ERROR(CopyPrefix(in, index.report.data_end, out));
+  TSREAD_RETURN_IF_ERROR(out.Append(index.bytes));
   TSREAD_RETURN_IF_ERROR(out.Close());
+  SealedCopyResult result;
+  result.report = std::move(index.report);
+  result.warnings = std::move(index.warnings);
   result.bytes_written = out.position();
   return result;
 }

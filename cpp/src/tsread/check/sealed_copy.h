@@ -48,6 +48,21 @@ struct SealedCopyResult {
   uint64_t bytes_written = 0;
 };
 
+// What a sealed copy appends after the kept data section [0, report.data_end) of its input.
+struct SealedIndex {
+  SalvageReport report;
+  std::vector<std::string> warnings;  // schema guesses, one line each
+  // The separator, the index and the tail (§5-§7), with offsets into the kept data section;
+  // empty when no chunk group with data can be kept (the report says where the walk stopped).
+  std::string bytes;
+};
+
+// Salvages `in` and builds the index and tail of its sealed copy, without writing anything: the
+// copy is then in's first report.data_end bytes followed by `bytes` (WriteSealedCopy writes them
+// out; io/spliced_file.h reads them in place). Fails as WriteSealedCopy does, except that a file
+// with nothing to keep gives empty `bytes`.
+absl::StatusOr<SealedIndex> BuildSealedIndex(const RandomAccessFile& in, const SealedCopyOptions& options = {});
+
 // Salvages `in` and writes the sealed copy to `out` (closed at the end). Fails as
 // SalvageDataSection does, with the sink's I/O errors, with DataLoss when no group can be kept
 // (nothing is written then), and with InvalidArgument for an unusable max_index_degree.

@@ -137,11 +137,13 @@ absl::StatusOr<std::pair<std::string, TableSchema>> TableOfData(const DataParame
   return std::make_pair(*table, std::move(*schema));
 }
 
-absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function) {
+absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function,
+                                                              FileOpener opener) {
   absl::StatusOr<std::vector<std::string>> paths = PathParameter(info, function);
   if (!paths.ok()) return paths.status();
   DatasetOptions options;
   options.skip_unreadable_files = NamedBool(info, "ignore_errors");
+  options.opener = std::move(opener);
   absl::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(*paths, options);
   if (!dataset.ok()) return dataset.status();
   for (const DatasetFile& file : (*dataset)->files()) {

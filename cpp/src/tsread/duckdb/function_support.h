@@ -35,7 +35,10 @@ bool NamedBool(duckdb_bind_info info, const char* name);
 // opened; a file whose metadata is unreadable fails here, naming it — or, with
 // `ignore_errors := true` (read_csv's spelling), is left out (Dataset::skipped_files(), which
 // tsfile_metadata lists with the reason).
-absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function);
+// `opener`: how to open the files (empty: the default; IoTDB data: its dataset's, which reads a
+// crashed server's unsealed files in place).
+absl::StatusOr<std::unique_ptr<Dataset>> OpenDatasetParameter(duckdb_bind_info info, const char* function,
+                                                              FileOpener opener = {});
 // The path parameter as IoTDB data (tsread/iotdb/iotdb_dataset.h): an IoTDB data directory, or
 // files with IoTDB deletion files beside them, read as IoTDB answers. nullptr when `raw := true`
 // or the input holds no IoTDB data (read it with OpenDatasetParameter); `database :=` names the

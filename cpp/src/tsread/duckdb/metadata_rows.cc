@@ -15,13 +15,15 @@ absl::StatusOr<std::unique_ptr<BindData>> BindUnitAndDataset(duckdb_bind_info in
   absl::StatusOr<TimeMapping> time = NamedTimeMapping(info, function);
   if (!time.ok()) return time.status();
   bind->time = *time;
-  absl::StatusOr<std::unique_ptr<Dataset>> dataset = OpenDatasetParameter(info, function);
-  if (!dataset.ok()) return dataset.status();
-  bind->dataset = std::move(*dataset);
-  // What IoTDB's layout says of each file, found by its canonical path.
+  // What IoTDB's layout says of each file, found by its canonical path. The files are listed as
+  // written (leftovers IoTDB does not read among them), opened as IoTDB data opens them.
   absl::StatusOr<std::shared_ptr<const iotdb::IotdbDataset>> iotdb_data = OpenIotdbParameter(info, function);
   if (!iotdb_data.ok()) return iotdb_data.status();
   bind->iotdb = std::move(*iotdb_data);
+  absl::StatusOr<std::unique_ptr<Dataset>> dataset =
+      OpenDatasetParameter(info, function, bind->iotdb != nullptr ? bind->iotdb->dataset().options().opener : FileOpener());
+  if (!dataset.ok()) return dataset.status();
+  bind->dataset = std::move(*dataset);
   bind->layout_of.assign(bind->dataset->files().size(), std::nullopt);
   if (bind->iotdb != nullptr) {
     auto canonical = [](const std::string& path) {

@@ -133,6 +133,9 @@ absl::Status MetadataBind(duckdb_bind_info info) {
   AddResultColumn(info, "version", DUCKDB_TYPE_BIGINT);
   AddResultColumn(info, "deletion_entries", DUCKDB_TYPE_BIGINT);
   AddResultColumn(info, "deletion_damage", DUCKDB_TYPE_VARCHAR);
+  // IoTDB data: for a file without a valid tail (a crashed server's), what of it is read and
+  // what is not (SQL has no warnings: this is where it is said); else NULL.
+  AddResultColumn(info, "unsealed", DUCKDB_TYPE_VARCHAR);
   return absl::OkStatus();
 }
 
@@ -154,22 +157,29 @@ absl::Status MetadataInit(duckdb_init_info info) {
       });
 }
 
+// The result's columns (MetadataBind).
+constexpr int kColumns = 17;
+
 // A skipped file's row: its path and error, NULL elsewhere.
 void WriteSkippedFile(const ColumnRow& row, duckdb_vector* v, size_t r) {
   SetString(v[0], r, *row.skipped_path);
   for (int c = 1; c < 10; ++c) SetNull(v[c], r);
   SetString(v[10], r, *row.error);
-  for (int c = 11; c < 16; ++c) SetNull(v[c], r);
+  for (int c = 11; c < kColumns; ++c) SetNull(v[c], r);
 }
 
 // The IoTDB columns of file `f`'s rows (NULL unless the input is IoTDB data read as IoTDB answers).
 void WriteIotdbColumns(const BindData& bind, size_t f, duckdb_vector* v, size_t r) {
   const std::optional<size_t> at = bind.iotdb != nullptr ? bind.layout_of[f] : std::nullopt;
   if (!at.has_value()) {
-    for (int c = 12; c < 16; ++c) SetNull(v[c], r);
+    for (int c = 12; c < kColumns; ++c) SetNull(v[c], r);
     return;
   }
   const iotdb::IotdbFile& file = bind.iotdb->layout().files[*at];
+  const auto unsealed = bind.iotdb->unsealed_files().find(*at);
+  WriteOptionalString(v[16], r, unsealed == bind.iotdb->unsealed_files().end()
+                                    ? std::nullopt
+                                    : std::optional<std::string>(unsealed->second.Summary()));
   WriteOptionalString(v[12], r, file.in_layout ? std::optional<std::string>(file.sequence ? "sequence" : "unsequence")
                                                 : std::nullopt);
   WriteOptionalCount(v[13], r, file.in_layout ? std::optional<uint64_t>(static_cast<uint64_t>(file.name.version))
@@ -187,8 +197,8 @@ void WriteIotdbColumns(const BindData& bind, size_t f, duckdb_vector* v, size_t 
 
 absl::Status MetadataScan(duckdb_function_info info, duckdb_data_chunk output) {
   const auto* bind = static_cast<const BindData*>(duckdb_function_get_bind_data(info));
-  duckdb_vector v[16];
-  for (idx_t i = 0; i < 16; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
+  duckdb_vector v[kColumns];
+  for (idx_t i = 0; i < kColumns; ++i) v[i] = duckdb_data_chunk_get_vector(output, i);
   return EmitRows<ColumnRow>(info, output, [&](const ColumnRow& row, size_t r) {
     if (row.error) {
       WriteSkippedFile(row, v, r);

@@ -341,6 +341,16 @@ std::vector<std::string> IotdbLayout::databases() const {
   }
   return {names.begin(), names.end()};
 }
+void IotdbLayout::RemoveFiles(const std::vector<bool>& remove) {
+  std::vector<IotdbFile> kept;
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (f >= remove.size() || !remove[f]) kept.push_back(std::move(files[f]));
+  }
+  files = std::move(kept);
+  groups.clear();
+  Group(*this);  // the order is kept: the files were in group order already
+}
+
 std::vector<std::string> IotdbLayout::paths() const {
   std::vector<std::string> out;
   for (const IotdbFile& f : files) out.push_back(f.path);

@@ -75,6 +75,8 @@ struct IotdbLayout {
   size_t deletion_files() const;
   std::vector<std::string> databases() const;
   std::vector<std::string> paths() const;
+  // Removes files[i] for every i with remove[i] (a group left empty goes), the rest kept in order.
+  void RemoveFiles(const std::vector<bool>& remove);
 };
 
 // The layout of `inputs` (paths, globs, directories as ListFiles takes them). NotFound when they

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/iotdb/unsealed_files.h"
 
 namespace tsread::iotdb {
 namespace {
@@ -52,6 +53,7 @@ absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenLayout(IotdbLayo
   // error (a scan reaching it reports it).
   options.dataset.skip_unreadable_files = false;
   TSREAD_ASSIGN_OR_RETURN(out->dataset_, Dataset::OpenPaths(out->layout_.paths(), options.dataset));
+  TSREAD_RETURN_IF_ERROR(out->ReadUnsealedFilesInPlace(options.dataset));
   out->deletions_.resize(out->layout_.files.size());
   out->group_of_.assign(out->layout_.files.size(), 0);
   for (size_t g = 0; g < out->layout_.groups.size(); ++g) {
@@ -75,8 +77,37 @@ absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenLayout(IotdbLayo
   return out;
 }
 
+absl::Status IotdbDataset::ReadUnsealedFilesInPlace(DatasetOptions& options) {
+  std::map<size_t, UnsealedFile> found = FindUnsealedFiles(layout_, *dataset_, options);
+  if (found.empty()) return absl::OkStatus();
+  auto by_path = std::make_shared<std::map<std::string, UnsealedFile>>();
+  std::vector<bool> remove(layout_.files.size(), false);
+  for (auto& [f, file] : found) {
+    const std::string& path = layout_.files[f].path;
+    // A file left out is a layout note (what `info` lists); one read in place, a warning.
+    remove[f] = file.index == nullptr;
+    (remove[f] ? layout_.notes : unsealed_warnings_).push_back(file.Warning(path));
+    for (const std::string& w : file.warnings) unsealed_warnings_.push_back(absl::StrCat(path, ": ", w));
+    by_path->emplace(path, std::move(file));
+  }
+  // Files with nothing to read leave the layout; the others are opened again, in place.
+  layout_.RemoveFiles(remove);
+  if (layout_.files.empty()) {
+    return absl::NotFoundError(absl::StrCat("no TsFile with data: ", absl::StrJoin(layout_.notes, "; ")));
+  }
+  options.opener = OpenerReadingInPlace(options, by_path);
+  dataset_.reset();
+  TSREAD_ASSIGN_OR_RETURN(dataset_, Dataset::OpenPaths(layout_.paths(), options));
+  for (size_t f = 0; f < layout_.files.size(); ++f) {
+    const auto it = by_path->find(layout_.files[f].path);
+    if (it != by_path->end()) unsealed_.emplace(f, it->second);
+  }
+  return absl::OkStatus();
+}
+
 std::vector<std::string> IotdbDataset::Warnings() const {
   std::vector<std::string> out = layout_.notes;
+  out.insert(out.end(), unsealed_warnings_.begin(), unsealed_warnings_.end());
   for (const auto& [file, report] : reports_) {
     if (!report.damage.ok()) {
       out.push_back(absl::StrCat(report.damage.message(), " (the ", report.entries, " entries before it apply, as IoTDB reads them)"));

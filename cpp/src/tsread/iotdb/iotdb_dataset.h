@@ -27,6 +27,7 @@
 #include "tsread/dataset/tree_points.h"
 #include "tsread/iotdb/data_directory.h"
 #include "tsread/iotdb/file_deletions.h"
+#include "tsread/iotdb/unsealed_files.h"
 
 namespace tsread::iotdb {
 
@@ -93,7 +94,11 @@ class IotdbDataset {
   const FileDeletions& deletions(size_t file) const { return deletions_[file]; }
   // The deletion file of each file that has one (by file index).
   const std::map<size_t, DeletionFileReport>& deletion_reports() const { return reports_; }
-  // What a front end should warn about: layout notes, damaged deletion files, unknown entries skipped.
+  // The files read in place for want of a valid tail (a crashed server's: unsealed_files.h), by
+  // file index; files with nothing to read are left out of the layout (a warning names them).
+  const std::map<size_t, UnsealedFile>& unsealed_files() const { return unsealed_; }
+  // What a front end should warn about: layout notes, unsealed files, damaged deletion files,
+  // unknown entries skipped.
   std::vector<std::string> Warnings() const;
 
   // The databases holding table `table` (files that have it).
@@ -132,8 +137,14 @@ class IotdbDataset {
   absl::StatusOr<std::pair<const Dataset*, const std::vector<size_t>*>> DatasetOf(const std::string& database,
                                                                                    std::string_view table) const;
 
+  // Finds the files dataset_ could not open for want of a valid tail, reopens dataset_ reading
+  // them in place (`options` gains the opener) and leaves out those with nothing to read.
+  absl::Status ReadUnsealedFilesInPlace(DatasetOptions& options);
+
   IotdbOptions options_;
   IotdbLayout layout_;
+  std::map<size_t, UnsealedFile> unsealed_;
+  std::vector<std::string> unsealed_warnings_;
   std::unique_ptr<Dataset> dataset_;
   std::vector<FileDeletions> deletions_;
   std::map<size_t, DeletionFileReport> reports_;

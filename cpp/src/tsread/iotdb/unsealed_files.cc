@@ -1,0 +1,110 @@
+#include "tsread/iotdb/unsealed_files.h"
+
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "tsread/check/sealed_copy.h"
+#include "tsread/io/spliced_file.h"
+#include "tsread/io/status_macros.h"
+
+namespace tsread::iotdb {
+namespace {
+
+std::string CanonicalPath(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+  return error ? path : canonical.string();
+}
+
+// How `options` open a path (Dataset's own rule: the opener, else `access`).
+FileOpener BaseOpener(const DatasetOptions& options) {
+  if (options.opener) return options.opener;
+  return [access = options.access](const std::string& path) { return ::tsread::OpenFile(path, access); };
+}
+
+// The table schemas of the readable files of `database`, the first file's for each name.
+std::vector<TableSchema> SchemasOfDatabase(const IotdbLayout& layout, const Dataset& dataset,
+                                           const std::string& database) {
+  std::vector<TableSchema> out;
+  std::set<std::string> seen;
+  for (size_t f = 0; f < layout.files.size(); ++f) {
+    const DatasetFile& file = dataset.files()[f];
+    if (layout.files[f].database != database || !file.status.ok()) continue;
+    for (const auto& table : file.tables) {
+      if (seen.insert(table->name).second) out.push_back(*table);
+    }
+  }
+  return out;
+}
+
+// The file at `path` sealed in place, or the error that says it cannot be (not a TsFile, I/O).
+absl::StatusOr<UnsealedFile> SealInPlace(const std::string& path, const FileOpener& open,
+                                         std::vector<TableSchema> schemas) {
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, open(path));
+  SealedCopyOptions options;
+  options.schemas = std::move(schemas);
+  TSREAD_ASSIGN_OR_RETURN(SealedIndex index, BuildSealedIndex(*file, options));
+  UnsealedFile out;
+  out.size = file->size();
+  out.groups = index.report.groups_kept;
+  out.data_end = index.report.data_end;
+  out.stop_offset = index.report.stop_offset;
+  out.stop_reason = index.report.stop_reason;
+  out.warnings = std::move(index.warnings);
+  if (!index.bytes.empty()) out.index = std::make_shared<const std::string>(std::move(index.bytes));
+  return out;
+}
+
+}  // namespace
+
+std::string UnsealedFile::Summary() const {
+  const std::string rest =
+      stop_offset < size ? absl::StrCat("; not read: from offset ", stop_offset, ", ", stop_reason) : "";
+  if (index == nullptr) return absl::StrCat("no complete chunk group with data (", size, " bytes)", rest);
+  return absl::StrCat(groups, " complete chunk groups read in place (bytes 0 to ", data_end, " of ", size, ")", rest);
+}
+
+std::string UnsealedFile::Warning(const std::string& path) const {
+  return absl::StrCat(path, ": no valid tail (a crashed server's file): ", Summary(),
+                      index == nullptr ? "; the file is left out" : "",
+                      ". IoTDB recovers what is not in the files from its write-ahead log (not read here)");
+}
+
+std::map<size_t, UnsealedFile> FindUnsealedFiles(const IotdbLayout& layout, const Dataset& dataset,
+                                                 const DatasetOptions& options) {
+  std::map<size_t, UnsealedFile> out;
+  const FileOpener open = BaseOpener(options);
+  for (size_t f = 0; f < layout.files.size(); ++f) {
+    // TsFileReader says DataLoss for a tail that is missing or does not parse; salvage then
+    // checks the head (magic, version), so a file that is not a TsFile keeps its own error.
+    if (dataset.files()[f].status.code() != absl::StatusCode::kDataLoss) continue;
+    absl::StatusOr<UnsealedFile> sealed =
+        SealInPlace(layout.files[f].path, open, SchemasOfDatabase(layout, dataset, layout.files[f].database));
+    if (sealed.ok()) out.emplace(f, std::move(*sealed));
+  }
+  return out;
+}
+
+FileOpener OpenerReadingInPlace(const DatasetOptions& options,
+                                std::shared_ptr<const std::map<std::string, UnsealedFile>> unsealed) {
+  // By canonical path too: another listing of the same inputs (SQL's tsfile_metadata lists the
+  // files as written) may spell a path differently.
+  auto canonical = std::make_shared<std::map<std::string, const UnsealedFile*>>();
+  for (const auto& [path, file] : *unsealed) canonical->emplace(CanonicalPath(path), &file);
+  return [base = BaseOpener(options), unsealed = std::move(unsealed),
+          canonical](const std::string& path) -> absl::StatusOr<std::unique_ptr<RandomAccessFile>> {
+    TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, base(path));
+    const UnsealedFile* found = nullptr;
+    if (const auto exact = unsealed->find(path); exact != unsealed->end()) {
+      found = &exact->second;
+    } else if (const auto other = canonical->find(CanonicalPath(path)); other != canonical->end()) {
+      found = other->second;
+    }
+    if (found == nullptr || found->index == nullptr) return file;
+    return SpliceFile(std::move(file), found->data_end, found->index);
+  };
+}
+
+}  // namespace tsread::iotdb
