@@ -127,6 +127,9 @@ def test_unsealed_files_are_read_in_place(datadir, tmp_path):
     for path in cut:
         assert path + ": no valid tail" in messages
     with pytest.warns(UserWarning, match="no valid tail"):
+        ddf = tsread.dask.read_tsfile(str(data), time_as="int")
+        assert _table_rows(ddf.compute(scheduler="sync")) == _table_rows(frame)
+    with pytest.warns(UserWarning, match="no valid tail"):
         tree = tsread.read_tree(str(data), time_as="int")
     assert len(tree) == len(_csv_rows(datadir / "expected" / "tree.csv"))
     with pytest.warns(UserWarning, match="no valid tail"):

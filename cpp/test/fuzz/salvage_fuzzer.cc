@@ -1,7 +1,9 @@
 // libFuzzer target: salvage of an arbitrary file (seeds: prefixes of small fixtures, so most
 // inputs are unsealed files with damaged data sections). Salvage must return a report or a status
 // for any input; when it keeps a group, the sealed copy it writes must open and read back whole —
-// salvage keeps only what decodes, so a copy that does not read is a bug (trap).
+// salvage keeps only what decodes, so a copy that does not read is a bug (trap). The same file read
+// in place (BuildSealedIndex + io/spliced_file.h, as IoTDB data reads a crashed server's file)
+// must be the copy's bytes exactly.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 
 #include "testing/read_everything.h"
 #include "tsread/io/random_access_file.h"
+#include "tsread/io/spliced_file.h"
 #include "tsread/check/salvage.h"
 #include "tsread/check/sealed_copy.h"
 #include "tsread/write/output_sink.h"
@@ -33,5 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (sealed->report.groups_kept != report->groups_kept) std::abort();
   uint64_t rows = 0;
   if (!tsread::testing::ReadEverything(copy, &rows).ok()) std::abort();
+  absl::StatusOr<tsread::SealedIndex> index = tsread::BuildSealedIndex(*file);
+  if (!index.ok() || index->bytes.empty()) std::abort();
+  absl::StatusOr<std::unique_ptr<tsread::RandomAccessFile>> in_place =
+      tsread::SpliceFile(tsread::MemoryFileView(bytes), index->report.data_end,
+                         std::make_shared<const std::string>(std::move(index->bytes)));
+  if (!in_place.ok() || (*in_place)->size() != copy.size()) std::abort();
+  absl::StatusOr<tsread::Buffer> whole = (*in_place)->Read(0, copy.size());
+  if (!whole.ok() || whole->bytes() != copy) std::abort();
   return 0;
 }
