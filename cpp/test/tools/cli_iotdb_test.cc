@@ -1,16 +1,19 @@
 // The CLI on IoTDB data: the visible data directory read as IoTDB answers (its expected CSVs), the
-// files as written with --raw (its raw CSVs), and the flags that choose a database.
+// files as written with --raw (its raw CSVs), the flags that choose a database, and a crashed
+// server's unsealed files read in place.
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
 #include "testing/fixtures.h"
+#include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
 namespace {
@@ -144,6 +147,53 @@ TEST(CliIotdbTest, InfoAndDevicesDescribeTheDataDirectory) {
   EXPECT_EQ(listed[3]["id"], "root.sg1.d2");
   EXPECT_EQ(listed[3]["rows"], 1);
   EXPECT_EQ(listed[3]["points"], 2);
+}
+
+// A crashed server's files (no tail, no .resource): the fixture's two unsequence files cut just
+// after their data sections (the separator byte kept, so every chunk group is complete) read as
+// IoTDB answers, with a warning naming each; db1's sequence file gives the table's schema.
+TEST(CliIotdbTest, UnsealedFilesAreReadInPlaceUpToTheirLastCompleteChunkGroup) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "tsread_cli_unsealed";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(FixtureDir() + "/data", dir / "data", std::filesystem::copy_options::recursive);
+  std::vector<std::string> cut;
+  for (const char* database : {"db1/1", "root.sg1/2"}) {
+    const std::filesystem::path file = dir / "data/unsequence" / database / "2810/1700000003600-2-0-0.tsfile";
+    uint64_t separator = 0;
+    {
+      absl::StatusOr<std::unique_ptr<TsFileReader>> reader = TsFileReader::Open(file.string());
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      separator = (*reader)->metadata().meta_offset;
+    }
+    std::filesystem::resize_file(file, separator + 1);
+    std::filesystem::remove(absl::StrCat(file.string(), ".resource"));
+    cut.push_back(file.string());
+  }
+  const std::string data = "'" + (dir / "data").string() + "'";
+  RunResult table = RunTsread("cat " + data);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(SortedBody(table.out), SortedBody(testing::ReadWholeFile(FixtureDir() + "/expected/t.csv")));
+  for (const std::string& path : cut) EXPECT_THAT(table.err, HasSubstr(absl::StrCat(path, ": no valid tail")));
+  RunResult tree = RunTsread("cat " + data + " --tree");
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out, testing::ReadWholeFile(FixtureDir() + "/expected/tree.csv"));
+  RunResult info = RunTsread("info " + data + " --json");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  size_t unsealed = 0;
+  const nlohmann::json described = nlohmann::json::parse(info.out);
+  for (const nlohmann::json& f : described["files"]) {
+    if (f["iotdb"]["unsealed"].is_null()) continue;
+    ++unsealed;
+    EXPECT_EQ(f["iotdb"]["space"], "unsequence");
+    EXPECT_EQ(f["iotdb"]["unsealed"]["bytes_read"].get<uint64_t>() + 1, f["iotdb"]["unsealed"]["file_bytes"].get<uint64_t>());
+  }
+  EXPECT_EQ(unsealed, 2u);
+  // As written, the cut files are refused (exit 2, named unsealed).
+  RunResult raw = RunTsread("cat " + data + " --raw");
+  EXPECT_EQ(raw.exit_code, 2);
+  EXPECT_THAT(raw.err, HasSubstr("unsealed"));
+  std::filesystem::remove_all(dir);
 }
 
 // gen --iotdb: 2 devices x 100 rows (one per second from T0) in 4 sequence files; unsequence
