@@ -10,7 +10,10 @@
 #include "testing/csv.h"
 #include "testing/fixtures.h"
 #include "testing/iotdb_data.h"
+#include "testing/chunk_group_layout.h"
 #include "testing/temp_path.h"
+#include "tsread/check/sealed_copy.h"
+#include "tsread/write/output_sink.h"
 
 namespace tsread::iotdb {
 namespace {
@@ -342,6 +345,90 @@ TEST_F(TreeDeletionTest, OneXDeletionFilesFollowTheirOffsetsAndPatterns) {
   EXPECT_EQ(Points(Mods2().Tree("root.sg1.d9.s1", kMin, kMax).bytes(),
                    "DELETION,root.sg1.d1.s1,100000,-9223372036854775808,1700000000001\n"),
             all);
+}
+
+// A 1.x entry recorded between two flushes into one file deletes from the chunks written before it
+// only (iotdb-deletion-files.md: a chunk is affected when its header offset is below the entry's),
+// even where a later chunk holds other points in the same time span. The file: tree-model aligned
+// device root.sg1.d1 (s1 INT32) in two chunk groups whose times meet, [1..5] then {3, 5, 8}.
+class TreeChunkDeletionTest : public IotdbDatasetTest {
+ protected:
+  // Writes the file (as table "root.sg1", then sealed again without a schema: a table named
+  // root.* is the tree model's, check/sealed_copy.h) and returns where its second group starts.
+  uint64_t WriteTwoFlushes() {
+    TableSchema schema;
+    schema.name = "root.sg1";
+    schema.columns.push_back(ColumnSchema{.name = "dev", .data_type = DataType::kString, .category = ColumnCategory::kTag});
+    schema.columns.push_back(ColumnSchema{.name = "s1", .data_type = DataType::kInt32});
+    TableWriterOptions options;
+    options.chunk_groups_in_any_order = true;
+    std::string table_file;
+    auto writer = TsFileWriter::CreateInMemory(&table_file, schema, options);
+    EXPECT_TRUE(writer.ok()) << writer.status();
+    auto write = [&](std::vector<int64_t> times, std::vector<int32_t> values) {
+      std::vector<ColumnValues> fields(1);
+      fields[0].type = DataType::kInt32;
+      fields[0].int32s = values;
+      fields[0].valid.assign(values.size(), true);
+      EXPECT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, fields).ok());
+    };
+    write({1, 2, 3, 4, 5}, {10, 20, 30, 40, 50});
+    write({3, 5, 8}, {31, 51, 81});
+    EXPECT_TRUE((*writer)->Close().ok());
+    auto table_reader = TsFileReader::Open(MemoryFileView(table_file));
+    EXPECT_TRUE(table_reader.ok()) << table_reader.status();
+    const std::string data_section = table_file.substr(0, (*table_reader)->metadata().meta_offset + 1);
+    std::string tree_file;
+    auto sealed = WriteSealedCopy(*MemoryFileView(data_section), *StringOutputSink(&tree_file));
+    EXPECT_TRUE(sealed.ok()) << sealed.status();
+    path_ = (std::filesystem::path(root_) / "sequence/root.sg1/2/2810/1-1-0-0.tsfile").string();
+    std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
+    std::ofstream(path_, std::ios::binary) << tree_file;
+    auto reader = TsFileReader::Open(path_);
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    EXPECT_EQ((*reader)->TreeIndexNames().size(), 1u);
+    auto groups = testing::LayoutOf(**reader);
+    EXPECT_TRUE(groups.ok() && groups->groups.size() == 2);
+    return groups->groups[1].offset;
+  }
+
+  // The points ScanTree gives, as "time=value", with `mods` (1.x text) beside the file.
+  std::vector<std::string> Points(const std::string& mods) {
+    std::filesystem::remove(path_ + ".mods");
+    if (!mods.empty()) std::ofstream(path_ + ".mods", std::ios::binary) << mods;
+    std::vector<std::string> points;
+    auto dataset = IotdbDataset::Open({root_});
+    EXPECT_TRUE(dataset.ok()) << dataset.status();
+    if (!dataset.ok()) return points;
+    absl::Status s = (*dataset)->ScanTree({}, [&](std::string_view device, std::string_view, const std::vector<int64_t>& times,
+                                                  const ColumnVector& values, size_t begin, size_t end) {
+      EXPECT_EQ(device, "root.sg1.d1");
+      for (size_t r = begin; r < end; ++r) {
+        if (values.IsValid(r)) points.push_back(absl::StrCat(times[r], "=", values.int32s[r]));
+      }
+      return absl::OkStatus();
+    });
+    EXPECT_TRUE(s.ok()) << s;
+    return points;
+  }
+
+  std::string path_;
+};
+
+TEST_F(TreeChunkDeletionTest, AnEntryBetweenTwoFlushesDeletesFromTheFirstOnly) {
+  const uint64_t second_group = WriteTwoFlushes();
+  // The later chunk wins where both have a time (3 and 5).
+  EXPECT_THAT(Points(""), ElementsAre("1=10", "2=20", "3=31", "4=40", "5=51", "8=81"));
+  // Recorded after the first flush: its [0, 100] takes 1..5 of the first chunk (4 too, which the
+  // second chunk does not have) and nothing of the second.
+  EXPECT_THAT(Points(absl::StrCat("DELETION,root.sg1.d1.s1,", second_group, ",0,100\n")),
+              ElementsAre("3=31", "5=51", "8=81"));
+  // Only part of the range: [4, 100] of the first chunk.
+  EXPECT_THAT(Points(absl::StrCat("DELETION,root.sg1.d1.s1,", second_group, ",4,100\n")),
+              ElementsAre("1=10", "2=20", "3=31", "5=51", "8=81"));
+  // Recorded after both, or before both.
+  EXPECT_THAT(Points("DELETION,root.sg1.d1.s1,100000,0,100\n"), IsEmpty());
+  EXPECT_THAT(Points("DELETION,root.sg1.d1.s1,1,0,100\n"), ElementsAre("1=10", "2=20", "3=31", "4=40", "5=51", "8=81"));
 }
 
 }  // namespace

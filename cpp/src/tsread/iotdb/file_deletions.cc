@@ -6,30 +6,11 @@
 namespace tsread::iotdb {
 namespace {
 
-// The part of `entry`'s range that falls on chunks it touches under 1.x's offset rule: all of it
-// when every chunk starts below the entry's file offset, none when no chunk does; otherwise the
-// range within the time spans of the chunks it touches, less those of the chunks it does not
-// (exact unless a touched and an untouched chunk share times).
-std::vector<TimeRange> OffsetRuleRanges(const DeletionEntry& entry, const TimeseriesMetadata& chunks) {
-  const int64_t offset = *entry.file_offset;
-  size_t touched = 0;
-  for (const ChunkMetadata& c : chunks.chunks) touched += offset > c.offset ? 1 : 0;
-  if (touched == chunks.chunks.size()) return {TimeRange{entry.start, entry.end}};
-  if (touched == 0) return {};
-  std::vector<TimeRange> out;
-  for (const ChunkMetadata& c : chunks.chunks) {
-    if (offset <= c.offset || c.statistics.count == 0) continue;
-    TimeRange r{std::max(entry.start, c.statistics.start_time), std::min(entry.end, c.statistics.end_time)};
-    for (const ChunkMetadata& other : chunks.chunks) {
-      if (offset > other.offset || other.statistics.count == 0) continue;
-      // An untouched chunk inside r: keep only the part of r before it (its points stay).
-      if (other.statistics.start_time <= r.end && other.statistics.end_time >= r.start) {
-        r.end = std::min(r.end, other.statistics.start_time - 1);
-      }
-    }
-    if (r.start <= r.end) out.push_back(r);
-  }
-  return out;
+// Whether every chunk of `chunks` starts below `entry`'s file offset (1.x: the entry was recorded
+// after all of them were written, so it deletes from each).
+bool BelowEveryChunk(const DeletionEntry& entry, const TimeseriesMetadata& chunks) {
+  return std::all_of(chunks.chunks.begin(), chunks.chunks.end(),
+                     [&](const ChunkMetadata& c) { return *entry.file_offset > c.offset; });
 }
 
 }  // namespace
@@ -50,11 +31,35 @@ std::vector<TimeRange> FileDeletions::RangesFor(const DeviceId& device, std::str
     if (entry.model != model || entry.start > entry.end) continue;
     if (entry.file_offset.has_value() && measurement.empty()) continue;  // 1.x: never the time column
     if (!entry.Affects(device, measurement)) continue;
-    if (!entry.file_offset.has_value()) {
-      out.push_back(TimeRange{entry.start, entry.end});
-      continue;
-    }
-    for (const TimeRange& r : OffsetRuleRanges(entry, *chunks)) out.push_back(r);
+    // A 1.x entry between the chunks (SplitsChunks) is applied chunk by chunk (RangesForChunk).
+    if (entry.file_offset.has_value() && !BelowEveryChunk(entry, *chunks)) continue;
+    out.push_back(TimeRange{entry.start, entry.end});
+  }
+  return out;
+}
+
+bool FileDeletions::SplitsChunks(const DeviceId& device, std::string_view measurement, bool table_model,
+                                 const TimeseriesMetadata& chunks) const {
+  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
+  for (const DeletionEntry& entry : entries_) {
+    if (!entry.file_offset.has_value() || entry.model != model || entry.start > entry.end) continue;
+    if (measurement.empty() || !entry.Affects(device, measurement)) continue;  // 1.x: never the time column
+    size_t below = 0;
+    for (const ChunkMetadata& c : chunks.chunks) below += *entry.file_offset > c.offset ? 1 : 0;
+    if (below > 0 && below < chunks.chunks.size()) return true;
+  }
+  return false;
+}
+
+std::vector<TimeRange> FileDeletions::RangesForChunk(const DeviceId& device, std::string_view measurement,
+                                                     bool table_model, int64_t chunk_offset) const {
+  std::vector<TimeRange> out;
+  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
+  for (const DeletionEntry& entry : entries_) {
+    if (entry.model != model || entry.start > entry.end) continue;
+    if (entry.file_offset.has_value() && (measurement.empty() || *entry.file_offset <= chunk_offset)) continue;
+    if (!entry.Affects(device, measurement)) continue;
+    out.push_back(TimeRange{entry.start, entry.end});
   }
   return out;
 }

@@ -28,9 +28,22 @@ class FileDeletions {
 
   // The time ranges in which this file's values of `measurement` ("" = the time column: whole
   // rows) of `device` are deleted. `chunks` is that series' metadata in the file (1.x offsets;
-  // nullptr: no chunk, nothing to delete). `table_model`: the device is a table's.
+  // nullptr: no chunk, nothing to delete). `table_model`: the device is a table's. A 1.x entry
+  // counts only when its offset is above every chunk; one between the chunks (SplitsChunks) is
+  // the caller's to apply chunk by chunk (RangesForChunk), one below them deletes nothing.
   std::vector<TimeRange> RangesFor(const DeviceId& device, std::string_view measurement, bool table_model,
                                    const TimeseriesMetadata* chunks) const;
+
+  // Whether a 1.x entry that affects `measurement` of `device` has its offset between the chunks of
+  // `chunks`: it deletes from the chunks below the offset and not from the others, so a reader
+  // that applies RangesFor to the whole series would be exact only where those chunks' times do
+  // not meet. Such a series is masked chunk by chunk (RangesForChunk).
+  bool SplitsChunks(const DeviceId& device, std::string_view measurement, bool table_model,
+                    const TimeseriesMetadata& chunks) const;
+  // The time ranges deleted from the chunk of `measurement` whose header is at `chunk_offset`:
+  // every .mods2 entry's, and each 1.x entry's whose offset is above it.
+  std::vector<TimeRange> RangesForChunk(const DeviceId& device, std::string_view measurement, bool table_model,
+                                        int64_t chunk_offset) const;
 
   // A table device's mask (dataset/source_rows.h): rows deleted by entries on the time column,
   // cells of each FIELD column of `columns` by entries on that column. `series` is the device's

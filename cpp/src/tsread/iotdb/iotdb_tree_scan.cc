@@ -28,6 +28,51 @@ absl::Status ConsumeInRange(const TreePointsFn& consume, std::string_view device
                  static_cast<size_t>(end - times.begin()));
 }
 
+// Appends the points `device_series` give of `measurement` (SeriesReader) to `rows`, whose one
+// column takes the points' type on the first batch (`typed`).
+absl::Status AppendSeriesPoints(const TsFileReader& reader, const std::string& device,
+                                std::vector<TimeseriesMetadata> device_series, const std::string& measurement,
+                                const TimeRange& range, SourceRows& rows, bool& typed) {
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<SeriesReader> points,
+                          SeriesReader::Create(reader, device, std::move(device_series), measurement, range));
+  while (true) {
+    TSREAD_ASSIGN_OR_RETURN(const SeriesBatch* batch, points->Next());
+    if (batch == nullptr) return absl::OkStatus();
+    if (!typed) {
+      rows.columns.resize(1);
+      rows.columns[0].type = batch->values.type;
+      rows.columns[0].Clear();
+      typed = true;
+    }
+    AppendRows(batch->times, std::span<const ColumnVector>(&batch->values, 1), rows);
+  }
+}
+
+// The device's series with `value` (one of them) cut to its chunk `chunk` and, for an aligned
+// device, the time column cut to that chunk's group (the last time chunk before it, §2.3): what
+// SeriesReader needs to read that one chunk's points.
+std::vector<TimeseriesMetadata> OneChunkOf(const std::vector<TimeseriesMetadata>& device_series,
+                                           const TimeseriesMetadata& value, const ChunkMetadata& chunk) {
+  std::vector<TimeseriesMetadata> out;
+  for (const TimeseriesMetadata& s : device_series) {
+    if (s.is_time_column()) {
+      const ChunkMetadata* group = nullptr;
+      for (const ChunkMetadata& t : s.chunks) {
+        if (t.offset < chunk.offset) group = &t;
+      }
+      TimeseriesMetadata time = s;
+      time.chunks.clear();
+      if (group != nullptr) time.chunks.push_back(*group);
+      out.push_back(std::move(time));
+    } else if (&s == &value) {
+      TimeseriesMetadata one = s;
+      one.chunks = {chunk};
+      out.push_back(std::move(one));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const {
@@ -118,6 +163,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
       // One group's sources of the series, lowest priority first.
       std::vector<const DeviceInFile*> sources;
       std::vector<SourceMask> masks;
+      std::vector<bool> by_chunk;  // a 1.x entry's offset falls between the series' chunks
       bool plain = true;
       for (size_t k = begin; k < end; ++k) {
         const TimeseriesMetadata* series = FindSeries(places[k].series, measurement);
@@ -125,10 +171,12 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
         SourceMask mask;
         const FileDeletions& deletions = deletions_[places[k].file];
         mask.rows = deletions.RangesFor(*places[k].id, "", false, FindSeries(places[k].series, ""));
-        mask.cells = {deletions.RangesFor(*places[k].id, measurement, false, series)};
-        plain = plain && mask.empty() && ChunksInTimeOrder(*series);
+        const bool split = deletions.SplitsChunks(*places[k].id, measurement, false, *series);
+        if (!split) mask.cells = {deletions.RangesFor(*places[k].id, measurement, false, series)};
+        plain = plain && !split && mask.empty() && ChunksInTimeOrder(*series);
         sources.push_back(&places[k]);
         masks.push_back(std::move(mask));
+        by_chunk.push_back(split);
       }
       begin = end;
       if (sources.empty()) continue;
@@ -138,30 +186,50 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
         const DeviceInFile& place = *sources[k];
         const std::string& path = layout_.files[place.file].path;
         TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
-        absl::StatusOr<std::unique_ptr<SeriesReader>> points =
-            SeriesReader::Create(*reader, name, place.series, measurement, options.time_range);
-        if (!points.ok()) return WithFileName(points.status(), path);
-        SourceRows rows;
-        rows.columns.resize(1);
-        bool typed = false;
-        while (true) {
-          absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
-          if (!batch.ok()) return WithFileName(batch.status(), path);
-          if (*batch == nullptr) break;
-          if (plain) {
+        if (plain) {
+          absl::StatusOr<std::unique_ptr<SeriesReader>> points =
+              SeriesReader::Create(*reader, name, place.series, measurement, options.time_range);
+          if (!points.ok()) return WithFileName(points.status(), path);
+          while (true) {
+            absl::StatusOr<const SeriesBatch*> batch = (*points)->Next();
+            if (!batch.ok()) return WithFileName(batch.status(), path);
+            if (*batch == nullptr) break;
             TSREAD_RETURN_IF_ERROR(
                 ConsumeInRange(consume, name, measurement, (*batch)->times, (*batch)->values, options.time_range));
-            continue;
           }
-          if (!typed) {
-            rows.columns[0].type = (*batch)->values.type;
-            rows.columns[0].Clear();
-            typed = true;
-          }
-          AppendRows((*batch)->times, std::span<const ColumnVector>(&(*batch)->values, 1), rows);
+          continue;
         }
-        if (plain || !typed) continue;
-        ApplyMask(masks[k], rows);
+        SourceRows rows;
+        bool typed = false;
+        if (!by_chunk[k]) {
+          absl::Status read = AppendSeriesPoints(*reader, name, place.series, measurement, options.time_range, rows, typed);
+          if (!read.ok()) return WithFileName(read, path);
+          ApplyMask(masks[k], rows);
+        } else {
+          // Chunk by chunk, each masked by the entries recorded after it was written (1.x offsets).
+          const TimeseriesMetadata& series = *FindSeries(place.series, measurement);
+          const FileDeletions& deletions = deletions_[place.file];
+          for (const ChunkMetadata& chunk : series.chunks) {
+            SourceRows chunk_rows;
+            bool chunk_typed = false;
+            absl::Status read = AppendSeriesPoints(*reader, name, OneChunkOf(place.series, series, chunk), measurement,
+                                                   options.time_range, chunk_rows, chunk_typed);
+            if (!read.ok()) return WithFileName(read, path);
+            if (!chunk_typed) continue;
+            SourceMask mask;
+            mask.rows = masks[k].rows;
+            mask.cells = {deletions.RangesForChunk(*place.id, measurement, false, chunk.offset)};
+            ApplyMask(mask, chunk_rows);
+            if (!typed) {
+              rows.columns.resize(1);
+              rows.columns[0].type = chunk_rows.columns[0].type;
+              rows.columns[0].Clear();
+              typed = true;
+            }
+            AppendRows(chunk_rows.times, chunk_rows.columns, rows);
+          }
+        }
+        if (!typed) continue;
         for (SourceRows& run : SplitRuns(std::move(rows))) runs.push_back(std::move(run));
       }
       if (plain || runs.empty()) continue;
