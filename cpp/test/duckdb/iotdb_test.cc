@@ -67,7 +67,7 @@ TEST_P(DuckDbTest, TsfileMetadataSaysWhatIotdbsLayoutSays) {
 // sections (their SEPARATOR bytes, at the offsets `tsread sketch` shows, kept) read as IoTDB
 // answers; tsfile_metadata says what of them is read (SQL has no warnings).
 TEST_P(DuckDbTest, UnsealedIotdbFilesAreReadInPlace) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "tsread_duckdb_unsealed";
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("tsread_duckdb_unsealed_" + std::to_string(GetParam()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::filesystem::copy(Dir() + "/data", dir / "data", std::filesystem::copy_options::recursive);
