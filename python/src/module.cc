@@ -24,6 +24,7 @@
 #include "scan_args.h"
 #include "splits.h"
 #include "values.h"
+#include "tsread/aggregate/time_bucket.h"
 
 namespace py = pybind11;
 
@@ -202,6 +203,20 @@ PYBIND11_MODULE(_tsread, m) {
       py::arg("invalid_utf8") = "error",
       py::arg("last_only") = false, py::arg("threads") = 1, py::arg("filters") = py::none(),
       py::arg("calendar_unit") = "", py::arg("calendar_count") = 0, py::arg("time_zone") = py::none());
+  // The calendar unit and count a bucket text names (aggregate/time_bucket.h's reading, the CLI's),
+  // or None: what _args.calendar_bucket decides by.
+  m.def(
+      "parse_calendar_bucket",
+      [](const std::string& text, bool days_are_calendar) -> std::optional<std::pair<std::string, int64_t>> {
+        const std::optional<std::pair<tsread::CalendarUnit, int64_t>> parsed =
+            tsread::ParseCalendarBucket(text, days_are_calendar);
+        if (!parsed) return std::nullopt;
+        const char* unit = parsed->first == tsread::CalendarUnit::kMonth  ? "month"
+                           : parsed->first == tsread::CalendarUnit::kWeek ? "week"
+                                                                  : "day";
+        return std::make_pair(std::string(unit), parsed->second);
+      },
+      py::arg("text"), py::arg("days_are_calendar"));
   m.def(
       "read_tree",
       [](const PyDataset& ds, std::optional<int64_t> start, std::optional<int64_t> end,

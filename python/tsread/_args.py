@@ -100,10 +100,6 @@ def columns(value):
 _DURATION_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 
 
-_CALENDAR_UNITS = {"w": "week", "week": "week", "weeks": "week", "mo": "month", "month": "month", "months": "month",
-                   "d": "day", "day": "day", "days": "day"}
-
-
 def calendar_bucket(value, function, time_zone):
     """A bucket string naming calendar units as (unit, count) — "2w", "1mo" always, "1d" when a
     time zone is given — else None (a fixed width, for duration_ms)."""
@@ -111,13 +107,12 @@ def calendar_bucket(value, function, time_zone):
         if time_zone is not None:
             raise ValueError(f"{function}: time_zone applies to calendar buckets ('1d', '1w', '1mo'), not {value!r}")
         return None
-    number = value.rstrip("abcdefghijklmnopqrstuvwxyz")
-    unit = _CALENDAR_UNITS.get(value[len(number):])
-    if unit is None or (unit == "day" and time_zone is None) or not number.isdigit() or int(number) <= 0:
-        if time_zone is not None:
-            raise ValueError(f"{function}: time_zone applies to calendar buckets ('1d', '1w', '1mo'), not {value!r}")
-        return None
-    return unit, int(number)
+    from . import _tsread  # the CLI's and SQL's reading (aggregate/time_bucket.h)
+
+    parsed = _tsread.parse_calendar_bucket(value, time_zone is not None)
+    if parsed is None and time_zone is not None:
+        raise ValueError(f"{function}: time_zone applies to calendar buckets ('1d', '1w', '1mo'), not {value!r}")
+    return parsed
 
 
 def duration_ms(value, function):

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tsread/common/calendar.h"
+#include "tsread/common/utc_offset.h"
 
 namespace tsread::cli {
 namespace {
@@ -82,13 +83,10 @@ bool ParseIso(std::string_view s, int64_t& ms) {
   if (pos < s.size() && s[pos] == 'Z') {
     ++pos;
   } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    const int64_t sign = s[pos++] == '-' ? -1 : 1;
-    int64_t oh, om = 0;
-    if (!Digits(s, pos, 2, oh)) return false;
-    if (pos < s.size() && s[pos] == ':') ++pos;
-    if (pos < s.size() && !Digits(s, pos, 2, om)) return false;
-    if (oh > 23 || om > 59) return false;
-    offset_minutes = sign * (oh * 60 + om);
+    const std::optional<int> offset = ParseUtcOffset(s.substr(pos), 23);
+    if (!offset) return false;
+    offset_minutes = *offset / 60;
+    pos = s.size();
   }
   if (pos != s.size()) return false;
   ms = DaysFromCivil(year, month, day) * kMsPerDay + ((hour * 60 + minute - offset_minutes) * 60 + second) * 1000 +

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tsread/common/utc_offset.h"
 
 namespace tsread {
 namespace {
@@ -34,28 +35,11 @@ absl::Time StartOfDay(absl::CivilDay day, const absl::TimeZone& zone) {
   return info.kind == absl::TimeZone::TimeInfo::SKIPPED ? info.trans : info.pre;
 }
 
-// "+05:30", "-0800", "+05" as seconds east of UTC; nullopt for anything else.
-std::optional<int> OffsetSeconds(std::string_view text) {
-  if (text.size() < 3 || (text[0] != '+' && text[0] != '-')) return std::nullopt;
-  std::string digits;
-  for (size_t i = 1; i < text.size(); ++i) {
-    if (text[i] == ':' && i == 3) continue;
-    if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    digits += text[i];
-  }
-  if (digits.size() != 2 && digits.size() != 4) return std::nullopt;
-  const int hours = std::stoi(digits.substr(0, 2));
-  const int minutes = digits.size() == 4 ? std::stoi(digits.substr(2)) : 0;
-  if (hours > 18 || minutes > 59) return std::nullopt;
-  const int seconds = hours * 3600 + minutes * 60;
-  return text[0] == '-' ? -seconds : seconds;
-}
-
 }  // namespace
 
 absl::StatusOr<absl::TimeZone> ParseTimeZone(std::string_view name) {
   if (name == "UTC" || name == "Z" || name == "utc") return absl::UTCTimeZone();
-  if (std::optional<int> offset = OffsetSeconds(name)) return absl::FixedTimeZone(*offset);
+  if (std::optional<int> offset = ParseUtcOffset(name, 18)) return absl::FixedTimeZone(*offset);
   absl::TimeZone zone;
   // Only names of the tz database's form: no path tricks reach the file system.
   const bool plausible = !name.empty() && name.find("..") == std::string_view::npos && name.front() != '/';

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tsread/common/calendar.h"
+#include "tsread/common/utc_offset.h"
 #include "tsread/duckdb/function_support.h"
 
 namespace tsread::duckdb_ext {
@@ -60,17 +61,10 @@ std::optional<int64_t> ParseOffset(std::string_view text, size_t at) {
   if (at == text.size()) return 0;
   std::string_view rest = text.substr(at);
   if (rest == "Z" || rest == "z" || rest == "UTC" || rest == " UTC") return 0;
-  if (rest[0] == ' ') ++at;
-  if (at >= text.size() || (text[at] != '+' && text[at] != '-')) return std::nullopt;
-  const int64_t sign = text[at++] == '-' ? -1 : 1;
-  int64_t hours = 0, minutes = 0;
-  if (!Digits(text, at, 2, hours)) return std::nullopt;
-  if (at < text.size()) {
-    Take(text, at, ':');
-    if (!Digits(text, at, 2, minutes)) return std::nullopt;
-  }
-  if (at != text.size() || hours > 23 || minutes > 59) return std::nullopt;
-  return sign * (hours * 3600 + minutes * 60);
+  if (rest[0] == ' ') rest.remove_prefix(1);
+  const std::optional<int> offset = ParseUtcOffset(rest, 23);
+  if (!offset) return std::nullopt;
+  return *offset;
 }
 
 bool IsIntegerType(duckdb_type id) {
