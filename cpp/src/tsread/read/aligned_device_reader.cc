@@ -9,8 +9,29 @@
 
 namespace tsread {
 
+absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, const DeviceId& device,
+                                        const std::vector<TimeseriesMetadata>& series,
+                                        const std::vector<AlignedColumn>& columns, const TimeRange& range,
+                                        const ReadLimits& limits, MemoryBudget* budget) {
+  device_name_.clear();
+  named_device_ = &device;
+  return Start(reader, series, columns, range, limits, budget);
+}
+
 absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string device_name,
                                         const std::vector<TimeseriesMetadata>& series,
+                                        const std::vector<AlignedColumn>& columns, const TimeRange& range,
+                                        const ReadLimits& limits, MemoryBudget* budget) {
+  device_name_ = std::move(device_name);
+  named_device_ = nullptr;
+  return Start(reader, series, columns, range, limits, budget);
+}
+
+std::string AlignedDeviceReader::DeviceName() const {
+  return named_device_ != nullptr ? named_device_->ToString() : device_name_;
+}
+
+absl::Status AlignedDeviceReader::Start(const TsFileReader& reader, const std::vector<TimeseriesMetadata>& series,
                                         const std::vector<AlignedColumn>& columns, const TimeRange& range,
                                         const ReadLimits& limits, MemoryBudget* budget) {
   if (budget != memory_.budget()) {
@@ -22,7 +43,6 @@ absl::Status AlignedDeviceReader::Reset(const TsFileReader& reader, std::string 
   columns_ = &columns;
   range_ = &range;
   limits_ = &limits;
-  device_name_ = std::move(device_name);
   series_ = &series;
   ReleaseChunks();
   value_chunks_.assign(columns.size(), nullptr);
@@ -147,7 +167,7 @@ absl::Status AlignedDeviceReader::PlanChunkGroups(const TimeseriesMetadata& time
                                     [](int64_t offset, const ChunkGroupPlan& p) { return offset < p.time_chunk->offset; });
       if (after == plans_.begin()) {
         return absl::DataLossError(absl::StrCat("corrupt index: value chunk of \"", column.measurement, "\" at offset ",
-                                                chunk.offset, " precedes every time chunk of device ", device_name_));
+                                                chunk.offset, " precedes every time chunk of device ", DeviceName()));
       }
       // A count-0 value chunk is an all-null placeholder: nothing to read (§5).
       if (chunk.statistics.count > 0) (after - 1)->value_chunks[j] = &chunk;
@@ -202,7 +222,7 @@ void AlignedDeviceReader::BackOff() {
 
 absl::Status AlignedDeviceReader::InGroup(absl::Status status) const {
   if (status.ok() || status.code() != absl::StatusCode::kResourceExhausted || !memory_.enabled()) return status;
-  return absl::ResourceExhaustedError(absl::StrCat("device ", device_name_, ", chunk group of the time chunk at offset ",
+  return absl::ResourceExhaustedError(absl::StrCat("device ", DeviceName(), ", chunk group of the time chunk at offset ",
                                                    plan_->time_chunk->offset, ": ", status.message()));
 }
 
@@ -224,7 +244,7 @@ absl::Status AlignedDeviceReader::LoadChunksOfPlan() {
   if (!loaded.ok()) return loaded;
   if (!time_chunk_.header.is_time_column()) {
     return absl::DataLossError(absl::StrCat("corrupt index: chunk at offset ", time_chunk_.header.offset,
-                                            " is not a time column chunk of device ", device_name_));
+                                            " is not a time column chunk of device ", DeviceName()));
   }
   for (size_t j = 0; j < columns_->size(); ++j) {
     if (plan_->value_chunks[j] == nullptr) continue;
@@ -280,7 +300,7 @@ absl::Status AlignedDeviceReader::ReservePageWork(size_t k) {
   if (work <= page_bytes_) return absl::OkStatus();
   if (work > memory_.limit()) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "device ", device_name_, ": page ", k, " of the chunk group of the time chunk at offset ",
+        "device ", DeviceName(), ": page ", k, " of the chunk group of the time chunk at offset ",
         plan_->time_chunk->offset, " needs about ", work, " bytes to decode (from its page headers), more than the ",
         "scan's memory budget of ", memory_.limit(), " bytes (ScanOptions::memory_budget)"));
   }

@@ -52,6 +52,11 @@ class AlignedDeviceReader {
   absl::Status Reset(const TsFileReader& reader, std::string device_name,
                      const std::vector<TimeseriesMetadata>& series, const std::vector<AlignedColumn>& columns,
                      const TimeRange& range, const ReadLimits& limits, MemoryBudget* budget = nullptr);
+  // The same for a device named by its id (which must outlive the reader's use of the device):
+  // the name is made only for an error (a table scan starts tens of thousands of small devices).
+  absl::Status Reset(const TsFileReader& reader, const DeviceId& device,
+                     const std::vector<TimeseriesMetadata>& series, const std::vector<AlignedColumn>& columns,
+                     const TimeRange& range, const ReadLimits& limits, MemoryBudget* budget = nullptr);
 
   // Asks `filter` (nullptr: none) about the rows of `device` (the next Reset's) before they are
   // loaded and decoded (statistics_filter.h). Both must outlive the reader's use of the device.
@@ -148,7 +153,15 @@ class AlignedDeviceReader {
   const std::vector<AlignedColumn>* columns_ = nullptr;
   const TimeRange* range_ = nullptr;
   const ReadLimits* limits_ = nullptr;
+  // Reset's work, the device's name set.
+  absl::Status Start(const TsFileReader& reader, const std::vector<TimeseriesMetadata>& series,
+                     const std::vector<AlignedColumn>& columns, const TimeRange& range, const ReadLimits& limits,
+                     MemoryBudget* budget);
+  // The device's name for an error message.
+  std::string DeviceName() const;
+
   std::string device_name_;
+  const DeviceId* named_device_ = nullptr;  // set: device_name_ is its ToString(), made when needed
   const std::vector<TimeseriesMetadata>* series_ = nullptr;
   const TimeseriesMetadata* time_series_ = nullptr;
   std::vector<const TimeseriesMetadata*> column_series_;

@@ -37,7 +37,7 @@ absl::StatusOr<bool> TableReader::StartNextDevice() {
   device_ = entry->id.ToOwned();
   TSREAD_ASSIGN_OR_RETURN(series_, reader_->ReadTimeseries(entry->location, &index_reads_));
   TSREAD_RETURN_IF_ERROR(
-      device_reader_.Reset(*reader_, device_.ToString(), series_, columns_, options_.time_range, options_.limits));
+      device_reader_.Reset(*reader_, device_, series_, columns_, options_.time_range, options_.limits));
   return true;
 }
 

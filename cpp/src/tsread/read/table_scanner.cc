@@ -253,7 +253,7 @@ absl::Status TableScanner::Cursor::StartDevice(const PlannedDevice& device) {
   batch_.file = &scanner_->reader_->file().name();
   device_reader_.SetStatisticsFilter(scanner_->options_.statistics_filter, &device.id);
   device_reader_.SetPredicates(&scanner_->filter_, &device.id, scanner_->options_.predicate_work.get());
-  return device_reader_.Reset(*scanner_->reader_, device.id.ToString(), *series_, scanner_->columns_,
+  return device_reader_.Reset(*scanner_->reader_, device.id, *series_, scanner_->columns_,
                               scanner_->options_.time_range, scanner_->options_.limits,
                               scanner_->options_.shared_memory_budget.get());
 }

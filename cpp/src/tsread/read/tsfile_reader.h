@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "tsread/format/device_id.h"
@@ -150,7 +151,9 @@ class TsFileReader {
   // and chunk headers' facts, bounded by kMaxKnownChunks chunks (~40 bytes each).
   static constexpr size_t kMaxKnownChunks = size_t{1} << 17;
   mutable std::shared_mutex chunk_facts_mutex_;
-  mutable std::unordered_map<int64_t, ChunkValueFacts> chunk_facts_;
+  // Open addressing: a file of small chunks asks for a hundred thousand, each one insert (no node
+  // allocated and freed per chunk, as std::unordered_map did: 10 % of `agg` over such files).
+  mutable absl::flat_hash_map<int64_t, ChunkValueFacts> chunk_facts_;
 };
 
 // A device visited by DeviceIterator. `id` views index bytes held by the iterator: valid until
