@@ -136,3 +136,24 @@ def test_unsealed_files_are_read_in_place(datadir, tmp_path):
         with tsread.open(str(data)) as f:
             unsealed = sorted(x["path"] for x in f.info()["files"] if x["iotdb"]["unsealed"] is not None)
     assert unsealed == sorted(cut)
+
+
+def test_dask_reads_an_unsealed_file_alone_in_its_partition(datadir, tmp_path):
+    """A Dask partition names one time partition's files: a crashed file alone there takes its
+    table's schema from the database's other partitions, as read_table does."""
+    import shutil
+    data = tmp_path / "data"
+    shutil.copytree(datadir / "data", data)
+    region = data / "unsequence" / "db1" / "1"
+    (region / "2811").mkdir()
+    moved = region / "2811" / "1700000003600-2-0-0.tsfile"
+    (region / "2810" / "1700000003600-2-0-0.tsfile").rename(moved)
+    raw = moved.read_bytes()
+    assert raw[113] == 0x02  # its SEPARATOR, as `tsread sketch` shows it
+    moved.write_bytes(raw[:114])
+    with pytest.warns(UserWarning, match="no valid tail"):
+        frame = tsread.read_table(str(data), time_as="int")
+        ddf = tsread.dask.read_tsfile(str(data), time_as="int")
+        parts = ddf.compute(scheduler="sync")
+    assert "tag0" not in frame.columns
+    assert _table_rows(parts) == _table_rows(frame)

@@ -22,6 +22,7 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using testing::LayoutPath;
 using testing::MergedRows;
 using testing::TRow;
@@ -94,6 +95,18 @@ TEST_F(UnsealedFilesTest, AFileCutJustBeforeItsIndexKeepsEveryGroup) {
   ASSERT_TRUE(data.ok()) << data.status();
   // No other file of the database gives the schema: TAG columns are named by position.
   EXPECT_THAT((*data)->Warnings(), Contains(AllOf(HasSubstr(crashed), HasSubstr("named by position"))));
+}
+
+TEST_F(UnsealedFilesTest, GivenAloneAFileTakesItsSchemaFromItsDatabasesOtherPartitions) {
+  // As a Dask partition reads it: the crashed file's own partition folder holds nothing else.
+  const std::string crashed = LayoutPath(root_, false, 2, 2000, "db1", 1);
+  const testing::ChunkGroupLayout groups = WriteFourGroups(crashed);
+  WriteTableFile(LayoutPath(root_, true, 1, 1000, "db1", 0), {{{0, "a", 0, {}}}});  // partition 0
+  Cut(crashed, groups.separator + 1);
+  EXPECT_THAT(MergedRows({crashed}), ElementsAre("1,a,1,", "1,b,1,", "2,a,2,", "2,b,2,", "5,c,5,", "6,d,6,"));
+  absl::StatusOr<std::unique_ptr<IotdbDataset>> data = IotdbDataset::Open({crashed});
+  ASSERT_TRUE(data.ok()) << data.status();
+  for (const std::string& warning : (*data)->Warnings()) EXPECT_THAT(warning, Not(HasSubstr("named by position")));
 }
 
 TEST_F(UnsealedFilesTest, AFileWithoutACompleteChunkGroupIsLeftOutWithANote) {

@@ -7,7 +7,9 @@
 // only the write-ahead log holds is not in the files; a warning names each such file.
 //
 // A table's schema was in the lost tail: it is taken from the other files of the same database
-// (IoTDB takes it from its catalog); without one, TAG columns are named by position (a warning).
+// (IoTDB takes it from its catalog) — those of the inputs, else the database's other files in the
+// data directories (the inputs may name one partition's files); without one, TAG columns are named
+// by position (a warning).
 #ifndef TSREAD_IOTDB_UNSEALED_FILES_H_
 #define TSREAD_IOTDB_UNSEALED_FILES_H_
 
