@@ -5,6 +5,7 @@
 #include <string>
 
 #include "duckdb/duckdb_test_base.h"
+#include "testing/two_field_table.h"
 
 namespace tsread::testing {
 namespace {
@@ -89,6 +90,26 @@ TEST_P(DuckDbTest, UnsealedIotdbFilesAreReadInPlace) {
                 "'% complete chunk groups read in place (bytes 0 to %'"),
             2);
   EXPECT_EQ(Int("SELECT count(*) FROM tsfile_metadata(" + data + ") WHERE space = 'sequence' AND unsealed IS NOT NULL"), 0);
+  std::filesystem::remove_all(dir);
+}
+
+// ALTER COLUMN ... SET DATA TYPE: the old file's INT32 and FLOAT read as DOUBLE and VARCHAR.
+TEST_P(DuckDbTest, AlteredColumnsReadAsTheirNewType) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("tsread_duckdb_altered_" + std::to_string(GetParam()));
+  std::filesystem::remove_all(dir);
+  const std::filesystem::path partition = dir / "data/sequence/db1/1/0";
+  std::filesystem::create_directories(partition);
+  WriteTwoFieldTable((partition / "1000-1-0-0.tsfile").string(), 1, ColumnValues{.type = DataType::kInt32, .int32s = {1, 2}},
+                     ColumnValues{.type = DataType::kFloat, .floats = {1.5f, 2.5f}});
+  const std::string x = "x";
+  WriteTwoFieldTable((partition / "2000-2-0-0.tsfile").string(), 3, ColumnValues{.type = DataType::kDouble, .doubles = {3.5, 4.25}},
+                     ColumnValues{.type = DataType::kString, .binaries = {x, x}});
+  const std::string data = "'" + (dir / "data").string() + "'";
+  EXPECT_EQ(Text("SELECT typeof(s1) || ' ' || typeof(s2) FROM read_tsfile(" + data + ") LIMIT 1"), "DOUBLE VARCHAR");
+  EXPECT_EQ(Text("SELECT string_agg(s1::VARCHAR || '/' || s2, ' ' ORDER BY time) FROM read_tsfile(" + data + ")"),
+            "1.0/1.5 2.0/2.5 3.5/x 4.25/x");
+  EXPECT_EQ(Text("SELECT s1_sum::VARCHAR FROM tsfile_aggregate(" + data + ")"), "10.75");
   std::filesystem::remove_all(dir);
 }
 

@@ -12,13 +12,16 @@
 #include "testing/iotdb_data.h"
 #include "testing/chunk_group_layout.h"
 #include "testing/temp_path.h"
+#include "testing/two_field_table.h"
 #include "tsread/check/sealed_copy.h"
 #include "tsread/write/output_sink.h"
 
 namespace tsread::iotdb {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing::LayoutPath;
 using testing::MergedRows;
@@ -345,6 +348,69 @@ TEST_F(TreeDeletionTest, OneXDeletionFilesFollowTheirOffsetsAndPatterns) {
   EXPECT_EQ(Points(Mods2().Tree("root.sg1.d9.s1", kMin, kMax).bytes(),
                    "DELETION,root.sg1.d1.s1,100000,-9223372036854775808,1700000000001\n"),
             all);
+}
+
+// ALTER COLUMN ... SET DATA TYPE (iotdb-data-directories.md, case 16): files keep the type a
+// column had when written; a read casts them to the type every file's casts to.
+class AlteredColumnTest : public IotdbDatasetTest {
+ protected:
+  static void Write(const std::string& path, int64_t first, ColumnValues s1, ColumnValues s2) {
+    testing::WriteTwoFieldTable(path, first, std::move(s1), std::move(s2));
+  }
+
+  // The merged rows as "time,s1,s2" with s1 a DOUBLE and s2 a STRING column.
+  std::vector<std::string> DoubleAndStringRows() {
+    std::vector<std::string> rows;
+    auto data = IotdbDataset::Open({root_});
+    EXPECT_TRUE(data.ok()) << data.status();
+    if (!data.ok()) return rows;
+    DatasetScanOptions options;
+    options.columns = {"s1", "s2"};
+    auto scanner = (*data)->ScanTable(options);
+    EXPECT_TRUE(scanner.ok()) << scanner.status();
+    if (!scanner.ok()) return rows;
+    EXPECT_EQ((*scanner)->projection()[0].data_type, DataType::kDouble);
+    EXPECT_EQ((*scanner)->projection()[1].data_type, DataType::kString);
+    absl::Status s = (*scanner)->Scan([&](const TableBatch& b) {
+      for (size_t r = 0; r < b.num_rows(); ++r) {
+        EXPECT_EQ(b.columns[0].type, DataType::kDouble);
+        EXPECT_EQ(b.columns[1].type, DataType::kString);
+        rows.push_back(absl::StrCat(b.times[r], ",", b.columns[0].IsValid(r) ? absl::StrCat(b.columns[0].doubles[r]) : "",
+                                    ",", b.columns[1].IsValid(r) ? std::string(b.columns[1].binary(r)) : ""));
+      }
+      return absl::OkStatus();
+    });
+    EXPECT_TRUE(s.ok()) << s;
+    return rows;
+  }
+};
+
+TEST_F(AlteredColumnTest, OldFilesAreCastToTheTypeEveryFileCastsTo) {
+  ColumnValues old_s1{.type = DataType::kInt32, .int32s = {1, 2}};
+  ColumnValues old_s2{.type = DataType::kFloat, .floats = {1.5f, 1e10f}};
+  Write(LayoutPath(root_, true, 1, 1000), 1, old_s1, old_s2);
+  ColumnValues new_s1{.type = DataType::kDouble, .doubles = {3.5, 4.25}};
+  const std::string x = "x";
+  ColumnValues new_s2{.type = DataType::kString, .binaries = {x, x}};
+  Write(LayoutPath(root_, true, 2, 2000), 2, new_s1, new_s2);  // time 2 again: the newer file wins
+  EXPECT_THAT(DoubleAndStringRows(), ElementsAre("1,1,1.5", "2,3.5,x", "3,4.25,x"));
+  // The same read of an unsequence file's older types.
+  std::filesystem::remove_all(root_);
+  Write(LayoutPath(root_, false, 3, 3000), 1, old_s1, old_s2);
+  Write(LayoutPath(root_, true, 2, 2000), 5, new_s1, new_s2);
+  EXPECT_THAT(DoubleAndStringRows(), ElementsAre("1,1,1.5", "2,2,1.0E10", "5,3.5,x", "6,4.25,x"));
+}
+
+TEST_F(AlteredColumnTest, TypesNoAlterationMakesStayAnErrorNamingBothFiles) {
+  const std::string older = LayoutPath(root_, true, 1, 1000);
+  Write(older, 1, ColumnValues{.type = DataType::kBoolean, .bools = {1}}, ColumnValues{.type = DataType::kInt32, .int32s = {1}});
+  const std::string newer = LayoutPath(root_, true, 2, 2000);
+  Write(newer, 2, ColumnValues{.type = DataType::kInt64, .int64s = {2}}, ColumnValues{.type = DataType::kInt32, .int32s = {2}});
+  auto data = IotdbDataset::Open({root_});
+  ASSERT_TRUE(data.ok()) << data.status();
+  auto scanner = (*data)->ScanTable({});
+  ASSERT_FALSE(scanner.ok());
+  EXPECT_THAT(scanner.status().message(), AllOf(HasSubstr("\"s1\""), HasSubstr(older), HasSubstr(newer)));
 }
 
 // A 1.x entry recorded between two flushes into one file deletes from the chunks written before it

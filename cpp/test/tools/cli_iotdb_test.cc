@@ -13,6 +13,7 @@
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
 #include "testing/fixtures.h"
+#include "testing/two_field_table.h"
 #include "tsread/read/tsfile_reader.h"
 
 namespace tsread {
@@ -193,6 +194,34 @@ TEST(CliIotdbTest, UnsealedFilesAreReadInPlaceUpToTheirLastCompleteChunkGroup) {
   RunResult raw = RunTsread("cat " + data + " --raw");
   EXPECT_EQ(raw.exit_code, 2);
   EXPECT_THAT(raw.err, HasSubstr("unsealed"));
+  std::filesystem::remove_all(dir);
+}
+
+// ALTER COLUMN ... SET DATA TYPE: an old file's INT32 s1 and FLOAT s2 read as the newer file's DOUBLE
+// and STRING, in cat and in agg (decoded: statistics of the stored type describe other values).
+TEST(CliIotdbTest, AlteredColumnsReadAsTheirNewType) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "tsread_cli_altered";
+  std::filesystem::remove_all(dir);
+  const std::filesystem::path partition = dir / "data/sequence/db1/1/0";
+  std::filesystem::create_directories(partition);
+  auto write = [](const std::filesystem::path& path, int64_t first, ColumnValues s1, ColumnValues s2) {
+    testing::WriteTwoFieldTable(path.string(), first, std::move(s1), std::move(s2));
+  };
+  write(partition / "1000-1-0-0.tsfile", 1, ColumnValues{.type = DataType::kInt32, .int32s = {1, 2}},
+        ColumnValues{.type = DataType::kFloat, .floats = {1.5f, 2.5f}});
+  const std::string x = "x";
+  write(partition / "2000-2-0-0.tsfile", 3, ColumnValues{.type = DataType::kDouble, .doubles = {3.5, 4.25}},
+        ColumnValues{.type = DataType::kString, .binaries = {x, x}});
+  const std::string data = "'" + (dir / "data").string() + "'";
+  RunResult cat = RunTsread("cat " + data + " --columns s1,s2");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "time,s1,s2\n1,1.0,\"1.5\"\n2,2.0,\"2.5\"\n3,3.5,\"x\"\n4,4.25,\"x\"\n");
+  RunResult agg = RunTsread("agg " + data + " --columns s1 --json");
+  ASSERT_EQ(agg.exit_code, 0) << agg.err;
+  const nlohmann::json s1 = nlohmann::json::parse(agg.out)["groups"][0]["columns"]["s1"];
+  EXPECT_EQ(s1["count"], 4);
+  EXPECT_EQ(s1["sum"], 10.75);
+  EXPECT_EQ(s1["min"], 1.0);
   std::filesystem::remove_all(dir);
 }
 

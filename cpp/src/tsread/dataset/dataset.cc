@@ -144,6 +144,8 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
   TableSchema reconciled;
   reconciled.name = std::string(table);
   std::vector<size_t> first_file;  // per reconciled column, the first file that has it
+  std::vector<std::vector<DataType>> types;  // per reconciled column, each distinct schema's type
+  bool types_differ = false;  // some column's type differs between files
   const TableSchema* last = nullptr;
   bool found = false;
   for (size_t f = 0; f < files_.size(); ++f) {
@@ -157,15 +159,13 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
       if (!index.has_value()) {
         reconciled.columns.push_back(column);
         first_file.push_back(f);
+        types.push_back({column.data_type});
         continue;
       }
       const ColumnSchema& seen = reconciled.columns[*index];
-      if (seen.data_type != column.data_type || seen.category != column.category) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "column \"", column.name, "\" of table \"", ToAbsl(table), "\" is ", ToAbsl(ColumnCategoryName(seen.category)), " ",
-            ToAbsl(DataTypeName(seen.data_type)), " in ", files_[first_file[*index]].path, " but ",
-            ToAbsl(ColumnCategoryName(column.category)), " ", ToAbsl(DataTypeName(column.data_type)), " in ", files_[f].path));
-      }
+      if (seen.category != column.category) return ColumnConflict(table, seen, first_file[*index], column, f);
+      types_differ = types_differ || seen.data_type != column.data_type;
+      types[*index].push_back(column.data_type);
     }
   }
   if (!found) {
@@ -174,7 +174,38 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
                                             names.empty() ? " (the input has no table-model table)"
                                                           : absl::StrCat(" (tables: ", absl::StrJoin(names, ", "), ")")));
   }
+  for (size_t c = 0; c < reconciled.columns.size() && types_differ; ++c) {
+    const std::vector<DataType>& seen = types[c];
+    if (std::all_of(seen.begin(), seen.end(), [&](DataType t) { return t == seen[0]; })) continue;
+    std::optional<DataType> unified;
+    if (options_.unify_types) unified = options_.unify_types(seen);
+    if (!unified.has_value()) {
+      // The first file whose type differs from the column's first, named with that first file.
+      size_t other = first_file[c];
+      for (size_t f = first_file[c] + 1; f < files_.size(); ++f) {
+        const TableSchema* schema = files_[f].FindTable(table);
+        if (schema == nullptr) continue;
+        const std::optional<size_t> at = schema->FindColumn(reconciled.columns[c].name);
+        if (at.has_value() && schema->columns[*at].data_type != reconciled.columns[c].data_type) {
+          other = f;
+          break;
+        }
+      }
+      const TableSchema* schema = files_[other].FindTable(table);
+      return ColumnConflict(table, reconciled.columns[c], first_file[c],
+                            schema->columns[*schema->FindColumn(reconciled.columns[c].name)], other);
+    }
+    reconciled.columns[c].data_type = *unified;
+  }
   return reconciled;
+}
+
+absl::Status Dataset::ColumnConflict(std::string_view table, const ColumnSchema& seen, size_t seen_file,
+                                     const ColumnSchema& column, size_t file) const {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "column \"", column.name, "\" of table \"", ToAbsl(table), "\" is ", ToAbsl(ColumnCategoryName(seen.category)), " ",
+      ToAbsl(DataTypeName(seen.data_type)), " in ", files_[seen_file].path, " but ",
+      ToAbsl(ColumnCategoryName(column.category)), " ", ToAbsl(DataTypeName(column.data_type)), " in ", files_[file].path));
 }
 
 absl::StatusOr<std::shared_ptr<const TsFileReader>> Dataset::OpenFile(size_t index) const {

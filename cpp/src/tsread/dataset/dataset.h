@@ -9,12 +9,13 @@
 //
 // A table's schema is reconciled by column name across the files that have it (like Parquet
 // readers' union by name): a column is in the dataset's table if any file has it; a file that
-// lacks it reads it as null. The same name with another type or category in two files is an
-// error naming both.
+// lacks it reads it as null. The same name with another category in two files is an error naming
+// both; so is another type, unless DatasetOptions::unify_types names the type to read it as.
 #ifndef TSREAD_DATASET_DATASET_H_
 #define TSREAD_DATASET_DATASET_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,11 @@ struct DatasetOptions {
   FileAccess access = FileAccess::kRead;
   // How to open a path for reading (tests count the bytes read through it); empty = `access`.
   FileOpener opener;
+  // The type a column has whose files store it with different types (`types`: each distinct
+  // schema's, in file order), nullopt when they cannot be read as one. Empty: such a column is an
+  // error (ReconciledSchema). A caller that sets it casts each file's values to that type
+  // (column_cast.h; IoTDB's ALTER COLUMN ... SET DATA TYPE, iotdb/altered_types.h).
+  std::function<std::optional<DataType>(const std::vector<DataType>& types)> unify_types;
 };
 
 struct DatasetFile {
@@ -99,7 +105,8 @@ class Dataset {
   absl::Status UnreadableFileStatus() const;
   // `table`'s columns reconciled by name: the first file's columns in its order, then each
   // column another file adds, in file order. InvalidArgument when no file has the table (the error
-  // lists the tables); InvalidArgument naming both files when a column's type or category differs.
+  // lists the tables); InvalidArgument naming both files when a column's category differs, or its
+  // type and unify_types does not settle it.
   absl::StatusOr<TableSchema> ReconciledSchema(std::string_view table) const;
 
   // The reader of file `index`, opened if not open (errors name the file). Keep the pointer only
@@ -109,6 +116,9 @@ class Dataset {
 
  private:
   explicit Dataset(DatasetOptions options);
+  // The error of a column whose category or type differs between two files.
+  absl::Status ColumnConflict(std::string_view table, const ColumnSchema& seen, size_t seen_file,
+                              const ColumnSchema& column, size_t file) const;
   // Reads a file's metadata into its DatasetFile (tables, tree model), sharing equal schemas.
   absl::Status Describe(size_t index, std::vector<std::shared_ptr<const TableSchema>>& schemas);
 

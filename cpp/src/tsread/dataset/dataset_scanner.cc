@@ -110,10 +110,14 @@ absl::StatusOr<std::optional<DatasetScanner::FileScan>> DatasetScanner::PlanFile
   if (table == nullptr) return std::nullopt;
   std::optional<std::vector<TagPredicate>> predicates = PredicatesFor(*table);
   if (!predicates.has_value()) return std::nullopt;
+  // A type that differs was unified by the dataset (DatasetOptions::unify_types): the file reads
+  // its own, which the caller casts.
+  const bool types_unified = static_cast<bool>(dataset_->options().unify_types);
   for (const ColumnSchema& column : table->columns) {
     std::optional<size_t> reconciled = schema_.FindColumn(column.name);
-    if (reconciled.has_value() && (schema_.columns[*reconciled].data_type != column.data_type ||
-                                   schema_.columns[*reconciled].category != column.category)) {
+    if (reconciled.has_value() &&
+        ((schema_.columns[*reconciled].data_type != column.data_type && !types_unified) ||
+         schema_.columns[*reconciled].category != column.category)) {
       return absl::FailedPreconditionError(absl::StrCat(file.path, ": column \"", column.name,
                                                         "\" changed type or category since the scan was planned"));
     }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "tsread/dataset/column_cast.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/projection.h"
 
@@ -72,6 +73,26 @@ bool DeviceIdPrecedes(const DeviceId& a, const DeviceId& b) {
   }
   return a.segment_count() < b.segment_count();
 }
+
+namespace {
+
+// The read columns `file` stores with another type than `columns` have (a unified type).
+std::vector<size_t> RecastColumns(const DatasetFile& file, const std::string& table,
+                                  const std::vector<ProjectedColumn>& columns) {
+  std::vector<size_t> out;
+  const TableSchema* schema = file.FindTable(table);
+  if (schema == nullptr) return out;
+  for (size_t j = 0; j < columns.size(); ++j) {
+    const std::optional<size_t> at = schema->FindColumn(columns[j].name);
+    if (at.has_value() && columns[j].category == ColumnCategory::kField &&
+        schema->columns[*at].data_type != columns[j].data_type) {
+      out.push_back(j);
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Dataset& dataset, DatasetScanOptions options,
                                                                      std::vector<MergeGroup> groups, SourceMaskFn mask,
@@ -192,6 +213,8 @@ absl::Status MergedScanner::Cursor::StartGroup() {
       read->gate = std::make_unique<GatedFilter>(&scanner_->statistics_, read->file);
     }
     TSREAD_ASSIGN_OR_RETURN(read->plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));
+    read->recast = RecastColumns(dataset.files()[read->file], scanner_->inner_->options().table,
+                                 scanner_->inner_->projection());
     if (read->plan.has_value()) {
       const TableScanner& s = *read->plan->scanner;
       for (size_t i = 0; i < s.device_count(); ++i) {
@@ -284,7 +307,13 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::DeviceBatch(size_t rank, size
   }
   // A batch of a later device waits for it (the file's devices come in the merge's order).
   if (read.pending->device != &scanner.planned_device(device).id) return nullptr;
-  return std::exchange(read.pending, nullptr);
+  TableBatch* batch = std::exchange(read.pending, nullptr);
+  if (!read.recast.empty()) {
+    const std::vector<ProjectedColumn>& columns = scanner_->inner_->projection();
+    for (size_t j : read.recast) CastColumn(batch->columns[j], columns[j].data_type);
+    batch->projection = &columns;
+  }
+  return batch;
 }
 
 bool MergedScanner::Cursor::GatedFilter::IsOpen(const DeviceId* device) {
@@ -329,6 +358,8 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
   for (size_t k = first; k < end; ++k) {
     const Entry& e = entries_[k];
     FileRead& read = *files_[e.rank];
+    // Cast values are merged: statistics of the stored type describe other values.
+    stream = stream && read.recast.empty();
     // Series metadata only where it decides something: a file's deletions, or whether the
     // sources can be streamed.
     if (!read.masked && !stream) continue;

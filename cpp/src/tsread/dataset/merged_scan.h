@@ -126,6 +126,9 @@ class MergedScanner {
       std::unique_ptr<GatedFilter> gate;  // declared before plan: the scanner points to it
       std::optional<DatasetScanner::FileScan> plan;
       bool masked = false;
+      // Read columns this file stores with another type than the scan's (a type the dataset
+      // unified: DatasetOptions::unify_types): cast in each batch, never from statistics.
+      std::vector<size_t> recast;
       bool in_order = true;
       std::optional<TableScanner::Cursor> cursor;
       TableBatch* pending = nullptr;  // the cursor's batch not yet taken (a later device's)

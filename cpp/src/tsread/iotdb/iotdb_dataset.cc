@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/iotdb/altered_types.h"
 #include "tsread/iotdb/unsealed_files.h"
 
 namespace tsread::iotdb {
@@ -52,6 +53,9 @@ absl::StatusOr<std::unique_ptr<IotdbDataset>> IotdbDataset::OpenLayout(IotdbLayo
   // Group indexes are layout indexes: every file stays in the dataset, an unreadable one with its
   // error (a scan reaching it reports it).
   options.dataset.skip_unreadable_files = false;
+  // A column whose files hold different types was altered (ALTER COLUMN ... SET DATA TYPE): read
+  // as the type they all cast to (altered_types.h), each file's values cast by the merge.
+  options.dataset.unify_types = [](const std::vector<DataType>& types) { return AlteredType(types); };
   TSREAD_ASSIGN_OR_RETURN(out->dataset_, Dataset::OpenPaths(out->layout_.paths(), options.dataset));
   TSREAD_RETURN_IF_ERROR(out->ReadUnsealedFilesInPlace(options.dataset));
   out->deletions_.resize(out->layout_.files.size());
