@@ -39,23 +39,13 @@ TEST(FilePriorityTest, UnsequenceThenVersionThenNameTime) {
   EXPECT_LT((FilePriority{true, 2, 1}), (FilePriority{true, 2, 2}));
 }
 
-class DataDirectoryTest : public ::testing::Test {
+class DataDirectoryTest : public testing::DataDirectoryTest {
  protected:
-  void SetUp() override {
-    root_ = (fs::temp_directory_path() /
-             ("tsread_layout_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-                .string();
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    cleanup_ = std::make_unique<testing::ScopedTempPath>(root_);
-  }
   std::vector<std::string> Names(const IotdbLayout& layout) {
     std::vector<std::string> names;
     for (const IotdbFile& f : layout.files) names.push_back(fs::path(f.path).filename().string());
     return names;
   }
-  std::string root_;
-  std::unique_ptr<testing::ScopedTempPath> cleanup_;
 };
 
 TEST_F(DataDirectoryTest, RecognizesTheDataDirectoryAnythingBelowItAndFoldersAboveIt) {

@@ -32,20 +32,9 @@ using testing::WriteTableFile;
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
-class IotdbDatasetTest : public ::testing::Test {
+class IotdbDatasetTest : public testing::DataDirectoryTest {
  protected:
-  void SetUp() override {
-    root_ = (std::filesystem::temp_directory_path() /
-             ("tsread_iotdb_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-                .string();
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_);
-    cleanup_ = std::make_unique<testing::ScopedTempPath>(root_);
-  }
   std::vector<std::string> Rows(DatasetScanOptions options = {}) { return MergedRows({root_}, std::move(options)); }
-
-  std::string root_;
-  std::unique_ptr<testing::ScopedTempPath> cleanup_;
 };
 
 TEST_F(IotdbDatasetTest, UnsequenceOverSequence) {  // case 1

@@ -28,17 +28,8 @@ using testing::MergedRows;
 using testing::TRow;
 using testing::WriteTableFile;
 
-class UnsealedFilesTest : public ::testing::Test {
+class UnsealedFilesTest : public testing::DataDirectoryTest {
  protected:
-  void SetUp() override {
-    root_ = (std::filesystem::temp_directory_path() /
-             ("tsread_unsealed_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-                .string();
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_);
-    cleanup_ = std::make_unique<testing::ScopedTempPath>(root_);
-  }
-
   // Writes table t's devices a, b, c, d at `path` (a chunk group each: a and b in one flush, c and
   // d in two more) and returns its chunk groups as the sealed file describes them.
   testing::ChunkGroupLayout WriteFourGroups(const std::string& path) {
@@ -54,9 +45,6 @@ class UnsealedFilesTest : public ::testing::Test {
   }
 
   static void Cut(const std::string& path, uint64_t length) { std::filesystem::resize_file(path, length); }
-
-  std::string root_;
-  std::unique_ptr<testing::ScopedTempPath> cleanup_;
 };
 
 TEST_F(UnsealedFilesTest, ACrashedFileIsReadUpToItsLastCompleteChunkGroupAndMerged) {

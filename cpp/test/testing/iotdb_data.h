@@ -15,10 +15,29 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "testing/temp_path.h"
 #include "tsread/iotdb/iotdb_dataset.h"
 #include "tsread/write/tsfile_writer.h"
 
 namespace tsread::testing {
+
+// A test with a data directory of its own: root_, empty at the start, removed at the end (named
+// after the test suite and test).
+class DataDirectoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = (std::filesystem::temp_directory_path() /
+             absl::StrCat("tsread_", test->test_suite_name(), "_", test->name()))
+                .string();
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    cleanup_ = std::make_unique<ScopedTempPath>(root_);
+  }
+
+  std::string root_;
+  std::unique_ptr<ScopedTempPath> cleanup_;
+};
 
 // One row of table t: its time, tag1 (tag2 is null) and the two fields (nullopt: null).
 struct TRow {

@@ -57,13 +57,14 @@ absl::Status WithFileName(const absl::Status& status, std::string_view path) {
   return absl::Status(status.code(), absl::StrCat(ToAbsl(path), ": ", status.message()));
 }
 
+FileOpener OpenerOf(const DatasetOptions& options) {
+  if (options.opener) return options.opener;
+  return [access = options.access](const std::string& path) { return ::tsread::OpenFile(path, access); };
+}
+
 Dataset::Dataset(DatasetOptions options) : options_(std::move(options)) {
   const size_t capacity = options_.max_open_files > 0 ? options_.max_open_files : DefaultMaxOpenFiles();
-  FileOpener opener = options_.opener;
-  if (!opener) {
-    opener = [access = options_.access](const std::string& path) { return ::tsread::OpenFile(path, access); };
-  }
-  pool_ = std::make_unique<FilePool>(capacity, std::move(opener));
+  pool_ = std::make_unique<FilePool>(capacity, OpenerOf(options_));
 }
 
 absl::StatusOr<std::unique_ptr<Dataset>> Dataset::Open(const std::vector<std::string>& inputs, DatasetOptions options) {
@@ -145,7 +146,8 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
   reconciled.name = std::string(table);
   std::vector<size_t> first_file;  // per reconciled column, the first file that has it
   std::vector<std::vector<DataType>> types;  // per reconciled column, each distinct schema's type
-  bool types_differ = false;  // some column's type differs between files
+  // Per reconciled column, the first file (and its column) whose type differs from the first's.
+  std::vector<std::optional<std::pair<size_t, const ColumnSchema*>>> differing;
   const TableSchema* last = nullptr;
   bool found = false;
   for (size_t f = 0; f < files_.size(); ++f) {
@@ -160,11 +162,15 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
         reconciled.columns.push_back(column);
         first_file.push_back(f);
         types.push_back({column.data_type});
+        differing.emplace_back();
         continue;
       }
       const ColumnSchema& seen = reconciled.columns[*index];
       if (seen.category != column.category) return ColumnConflict(table, seen, first_file[*index], column, f);
-      types_differ = types_differ || seen.data_type != column.data_type;
+      if (seen.data_type != column.data_type) {
+        if (!options_.unify_types) return ColumnConflict(table, seen, first_file[*index], column, f);
+        if (!differing[*index].has_value()) differing[*index] = std::make_pair(f, &column);
+      }
       types[*index].push_back(column.data_type);
     }
   }
@@ -174,26 +180,12 @@ absl::StatusOr<TableSchema> Dataset::ReconciledSchema(std::string_view table) co
                                             names.empty() ? " (the input has no table-model table)"
                                                           : absl::StrCat(" (tables: ", absl::StrJoin(names, ", "), ")")));
   }
-  for (size_t c = 0; c < reconciled.columns.size() && types_differ; ++c) {
-    const std::vector<DataType>& seen = types[c];
-    if (std::all_of(seen.begin(), seen.end(), [&](DataType t) { return t == seen[0]; })) continue;
-    std::optional<DataType> unified;
-    if (options_.unify_types) unified = options_.unify_types(seen);
+  for (size_t c = 0; c < reconciled.columns.size(); ++c) {
+    if (!differing[c].has_value()) continue;
+    const std::optional<DataType> unified = options_.unify_types(types[c]);
     if (!unified.has_value()) {
-      // The first file whose type differs from the column's first, named with that first file.
-      size_t other = first_file[c];
-      for (size_t f = first_file[c] + 1; f < files_.size(); ++f) {
-        const TableSchema* schema = files_[f].FindTable(table);
-        if (schema == nullptr) continue;
-        const std::optional<size_t> at = schema->FindColumn(reconciled.columns[c].name);
-        if (at.has_value() && schema->columns[*at].data_type != reconciled.columns[c].data_type) {
-          other = f;
-          break;
-        }
-      }
-      const TableSchema* schema = files_[other].FindTable(table);
-      return ColumnConflict(table, reconciled.columns[c], first_file[c],
-                            schema->columns[*schema->FindColumn(reconciled.columns[c].name)], other);
+      const auto& [file, column] = *differing[c];
+      return ColumnConflict(table, reconciled.columns[c], first_file[c], *column, file);
     }
     reconciled.columns[c].data_type = *unified;
   }

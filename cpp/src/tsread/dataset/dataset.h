@@ -52,6 +52,9 @@ struct DatasetOptions {
   std::function<std::optional<DataType>(const std::vector<DataType>& types)> unify_types;
 };
 
+// How `options` open a path: their opener, else OpenFile with their access.
+FileOpener OpenerOf(const DatasetOptions& options);
+
 struct DatasetFile {
   std::string path;
   uint64_t size = 0;

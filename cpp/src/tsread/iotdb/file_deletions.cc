@@ -13,6 +13,16 @@ bool BelowEveryChunk(const DeletionEntry& entry, const TimeseriesMetadata& chunk
                      [&](const ChunkMetadata& c) { return *entry.file_offset > c.offset; });
 }
 
+// Whether `entry` deletes anything of `measurement` ("" = the time column) of `device` in some
+// chunk: its model, a non-empty range, and its path or table condition; a 1.x entry never the time
+// column (1.x did not look it up). Which chunks a 1.x entry reaches is the caller's to decide.
+bool Reaches(const DeletionEntry& entry, const DeviceId& device, std::string_view measurement, bool table_model) {
+  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
+  if (entry.model != model || entry.start > entry.end) return false;
+  if (entry.file_offset.has_value() && measurement.empty()) return false;
+  return entry.Affects(device, measurement);
+}
+
 }  // namespace
 
 const TimeseriesMetadata* FindSeries(const std::vector<TimeseriesMetadata>& series, std::string_view measurement) {
@@ -26,11 +36,8 @@ std::vector<TimeRange> FileDeletions::RangesFor(const DeviceId& device, std::str
                                                 bool table_model, const TimeseriesMetadata* chunks) const {
   std::vector<TimeRange> out;
   if (chunks == nullptr) return out;
-  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
   for (const DeletionEntry& entry : entries_) {
-    if (entry.model != model || entry.start > entry.end) continue;
-    if (entry.file_offset.has_value() && measurement.empty()) continue;  // 1.x: never the time column
-    if (!entry.Affects(device, measurement)) continue;
+    if (!Reaches(entry, device, measurement, table_model)) continue;
     // A 1.x entry between the chunks (SplitsChunks) is applied chunk by chunk (RangesForChunk).
     if (entry.file_offset.has_value() && !BelowEveryChunk(entry, *chunks)) continue;
     out.push_back(TimeRange{entry.start, entry.end});
@@ -40,10 +47,8 @@ std::vector<TimeRange> FileDeletions::RangesFor(const DeviceId& device, std::str
 
 bool FileDeletions::SplitsChunks(const DeviceId& device, std::string_view measurement, bool table_model,
                                  const TimeseriesMetadata& chunks) const {
-  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
   for (const DeletionEntry& entry : entries_) {
-    if (!entry.file_offset.has_value() || entry.model != model || entry.start > entry.end) continue;
-    if (measurement.empty() || !entry.Affects(device, measurement)) continue;  // 1.x: never the time column
+    if (!entry.file_offset.has_value() || !Reaches(entry, device, measurement, table_model)) continue;
     size_t below = 0;
     for (const ChunkMetadata& c : chunks.chunks) below += *entry.file_offset > c.offset ? 1 : 0;
     if (below > 0 && below < chunks.chunks.size()) return true;
@@ -54,11 +59,9 @@ bool FileDeletions::SplitsChunks(const DeviceId& device, std::string_view measur
 std::vector<TimeRange> FileDeletions::RangesForChunk(const DeviceId& device, std::string_view measurement,
                                                      bool table_model, int64_t chunk_offset) const {
   std::vector<TimeRange> out;
-  const DeletionEntry::Model model = table_model ? DeletionEntry::Model::kTable : DeletionEntry::Model::kTree;
   for (const DeletionEntry& entry : entries_) {
-    if (entry.model != model || entry.start > entry.end) continue;
-    if (entry.file_offset.has_value() && (measurement.empty() || *entry.file_offset <= chunk_offset)) continue;
-    if (!entry.Affects(device, measurement)) continue;
+    if (!Reaches(entry, device, measurement, table_model)) continue;
+    if (entry.file_offset.has_value() && *entry.file_offset <= chunk_offset) continue;  // written after it
     out.push_back(TimeRange{entry.start, entry.end});
   }
   return out;

@@ -220,13 +220,12 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
             mask.rows = masks[k].rows;
             mask.cells = {deletions.RangesForChunk(*place.id, measurement, false, chunk.offset)};
             ApplyMask(mask, chunk_rows);
-            if (!typed) {
-              rows.columns.resize(1);
-              rows.columns[0].type = chunk_rows.columns[0].type;
-              rows.columns[0].Clear();
+            if (typed) {
+              AppendRows(chunk_rows.times, chunk_rows.columns, rows);
+            } else {
+              rows = std::move(chunk_rows);  // the first chunk's rows, typed
               typed = true;
             }
-            AppendRows(chunk_rows.times, chunk_rows.columns, rows);
           }
         }
         if (!typed) continue;

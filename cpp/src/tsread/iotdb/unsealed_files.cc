@@ -20,12 +20,6 @@ std::string CanonicalPath(const std::string& path) {
   return error ? path : canonical.string();
 }
 
-// How `options` open a path (Dataset's own rule: the opener, else `access`).
-FileOpener BaseOpener(const DatasetOptions& options) {
-  if (options.opener) return options.opener;
-  return [access = options.access](const std::string& path) { return ::tsread::OpenFile(path, access); };
-}
-
 // The table schemas of the readable files of `database`, the first file's for each name.
 std::vector<TableSchema> SchemasOfDatabase(const IotdbLayout& layout, const Dataset& dataset,
                                            const std::string& database) {
@@ -134,7 +128,7 @@ std::string UnsealedFile::Warning(const std::string& path) const {
 std::map<size_t, UnsealedFile> FindUnsealedFiles(const IotdbLayout& layout, const Dataset& dataset,
                                                  const DatasetOptions& options) {
   std::map<size_t, UnsealedFile> out;
-  const FileOpener open = BaseOpener(options);
+  const FileOpener open = OpenerOf(options);
   for (size_t f = 0; f < layout.files.size(); ++f) {
     // TsFileReader says DataLoss for a tail that is missing or does not parse; salvage then
     // checks the head (magic, version), so a file that is not a TsFile keeps its own error.
@@ -153,7 +147,7 @@ FileOpener OpenerReadingInPlace(const DatasetOptions& options,
   // files as written) may spell a path differently.
   auto canonical = std::make_shared<std::map<std::string, const UnsealedFile*>>();
   for (const auto& [path, file] : *unsealed) canonical->emplace(CanonicalPath(path), &file);
-  return [base = BaseOpener(options), unsealed = std::move(unsealed),
+  return [base = OpenerOf(options), unsealed = std::move(unsealed),
           canonical](const std::string& path) -> absl::StatusOr<std::unique_ptr<RandomAccessFile>> {
     TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, base(path));
     const UnsealedFile* found = nullptr;
