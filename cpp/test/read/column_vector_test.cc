@@ -2,7 +2,11 @@
 // through resizing, row filtering and slicing.
 #include "tsread/read/column_vector.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -150,6 +154,55 @@ TEST(ColumnVectorTest, KeepRangeEqualsKeepRowsOfTheSameRun) {
           EXPECT_EQ(got.int64s, want.int64s);
           EXPECT_EQ(got.offsets, want.offsets);
           EXPECT_EQ(got.bytes, want.bytes);
+        }
+      }
+    }
+  }
+}
+
+TEST(ColumnVectorTest, RemoveRangesEqualsKeepRowsOfTheSameRows) {
+  // RemoveRanges against the per-row KeepRows (the reference) for every pair of disjoint ranges
+  // (one of them possibly empty) of a STRING and a DOUBLE column, with and without nulls.
+  std::vector<std::optional<std::string>> values;
+  for (int r = 0; r < 19; ++r) {
+    values.push_back(r % 4 == 1 ? std::nullopt : std::optional<std::string>(std::string(r % 3, 'a' + r)));
+  }
+  const size_t n = values.size();
+  for (const bool nulls : {false, true}) {
+    ColumnVector strings = nulls ? Strings(values) : Strings(std::vector<std::optional<std::string>>(n, "xyz"));
+    ColumnVector doubles;
+    doubles.type = DataType::kDouble;
+    doubles.Resize(n);
+    for (size_t r = 0; r < n; ++r) doubles.doubles[r] = 0.5 * static_cast<double>(r);
+    if (nulls) {
+      doubles.validity = strings.validity;
+      doubles.FinishValidity();
+      for (size_t r = 0; r < n; ++r) {
+        if (!doubles.IsValid(r)) doubles.doubles[r] = 0;
+      }
+    } else {
+      doubles.SetAllValid();
+    }
+    for (size_t a = 0; a <= n; ++a) {
+      for (size_t b = a; b <= n; ++b) {
+        for (size_t c = b; c <= n; c += 3) {
+          const size_t d = std::min(n, c + (a % 4));
+          SCOPED_TRACE(::testing::Message() << nulls << " [" << a << ", " << b << ") [" << c << ", " << d << ")");
+          std::vector<uint8_t> keep(n, 1);
+          for (size_t r = a; r < b; ++r) keep[r] = 0;
+          for (size_t r = c; r < d; ++r) keep[r] = 0;
+          const std::vector<std::pair<size_t, size_t>> ranges = {{a, b}, {c, d}};
+          for (const ColumnVector* original : {&strings, &doubles}) {
+            ColumnVector want = *original, got = *original;
+            want.KeepRows(keep);
+            got.RemoveRanges(ranges);
+            EXPECT_EQ(got.length, want.length);
+            EXPECT_EQ(got.null_count, want.null_count);
+            EXPECT_EQ(got.validity, want.validity);
+            EXPECT_EQ(got.doubles, want.doubles);
+            EXPECT_EQ(got.offsets, want.offsets);
+            EXPECT_EQ(got.bytes, want.bytes);
+          }
         }
       }
     }

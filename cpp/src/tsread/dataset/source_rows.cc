@@ -62,6 +62,28 @@ void CopyValue(const ColumnVector& from, size_t from_row, ColumnVector& to, size
   VisitFixedWidthValues(to.type, [&](auto member) { (to.*member)[to_row] = (from.*member)[from_row]; });
 }
 
+// Makes row `row` null in place: its bit cleared and a fixed-width slot zeroed (a binary column's
+// bytes are then emptied by EmptyNullValues, ColumnVector's rule).
+void ClearValue(ColumnVector& column, size_t row) {
+  SetValid(column, row, false);
+  VisitFixedWidthValues(column.type, [&](auto member) { (column.*member)[row] = {}; });
+}
+
+// A binary column whose cells were cleared: the null rows' bytes removed (a null row is empty).
+void EmptyNullValues(ColumnVector& column) {
+  if (!IsBinary(column)) return;
+  int32_t end = 0;
+  for (size_t r = 0; r < column.size(); ++r) {
+    const int32_t begin = column.offsets[r], stop = column.offsets[r + 1];
+    column.offsets[r] = end;
+    if (!column.IsValid(r) || stop == begin) continue;
+    if (end != begin) std::memmove(column.bytes.data() + end, column.bytes.data() + begin, static_cast<size_t>(stop - begin));
+    end += stop - begin;
+  }
+  column.offsets[column.size()] = end;
+  column.bytes.resize(static_cast<size_t>(end));
+}
+
 void SetNull(ColumnVector& to, size_t to_row) {
   SetValid(to, to_row, false);
   if (IsBinary(to)) {
@@ -130,14 +152,85 @@ void AppendRows(std::span<const int64_t> times, std::span<const ColumnVector> co
   }
 }
 
+namespace {
+
+bool StrictlyIncreasing(const std::vector<int64_t>& times) {
+  for (size_t r = 1; r < times.size(); ++r) {
+    if (times[r] <= times[r - 1]) return false;
+  }
+  return true;
+}
+
+// The rows of increasing `times` inside `ranges` (inclusive time ranges, any order), as ascending
+// disjoint [begin, end) row ranges: two binary searches a range.
+std::vector<std::pair<size_t, size_t>> RowsInRanges(const std::vector<int64_t>& times,
+                                                    const std::vector<TimeRange>& ranges) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (const TimeRange& range : ranges) {
+    const auto begin = std::lower_bound(times.begin(), times.end(), range.start);
+    const auto end = std::upper_bound(begin, times.end(), range.end);
+    if (begin < end) out.emplace_back(begin - times.begin(), end - times.begin());
+  }
+  std::sort(out.begin(), out.end());
+  size_t kept = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (kept > 0 && out[i].first <= out[kept - 1].second) {
+      out[kept - 1].second = std::max(out[kept - 1].second, out[i].second);
+    } else {
+      out[kept++] = out[i];
+    }
+  }
+  out.resize(kept);
+  return out;
+}
+
+// ApplyMask for rows in time order (the usual source: one file's chunks in time order).
+void ApplyMaskToIncreasing(const SourceMask& mask, SourceRows& rows) {
+  const size_t n = rows.num_rows();
+  for (size_t j = 0; j < mask.cells.size() && j < rows.columns.size(); ++j) {
+    ColumnVector& column = rows.columns[j];
+    if (mask.cells[j].empty() || !HoldsRows(column, n)) continue;
+    for (const auto& [begin, end] : RowsInRanges(rows.times, mask.cells[j])) {
+      for (size_t r = begin; r < end; ++r) ClearValue(column, r);
+    }
+    EmptyNullValues(column);
+    column.FinishValidity();
+  }
+  if (mask.rows.empty()) return;
+  const std::vector<std::pair<size_t, size_t>> removed = RowsInRanges(rows.times, mask.rows);
+  if (removed.empty()) return;
+  for (ColumnVector& column : rows.columns) {
+    if (HoldsRows(column, n)) column.RemoveRanges(removed);
+  }
+  size_t kept = 0, from = 0;
+  auto keep_block = [&](size_t begin, size_t end) {
+    if (kept != begin && begin < end) std::memmove(&rows.times[kept], &rows.times[begin], (end - begin) * sizeof(int64_t));
+    kept += end - begin;
+  };
+  for (const auto& [begin, end] : removed) {
+    keep_block(from, begin);
+    from = end;
+  }
+  keep_block(from, n);
+  rows.times.resize(kept);
+}
+
+}  // namespace
+
 void ApplyMask(const SourceMask& mask, SourceRows& rows) {
+  if (mask.empty()) return;
+  if (StrictlyIncreasing(rows.times)) {
+    ApplyMaskToIncreasing(mask, rows);
+    return;
+  }
   const size_t n = rows.num_rows();
   for (size_t j = 0; j < mask.cells.size() && j < rows.columns.size(); ++j) {
     ColumnVector& column = rows.columns[j];
     if (mask.cells[j].empty() || !HoldsRows(column, n)) continue;
     for (size_t r = 0; r < n; ++r) {
-      if (column.IsValid(r) && InAny(mask.cells[j], rows.times[r])) SetValid(column, r, false);
+      if (column.IsValid(r) && InAny(mask.cells[j], rows.times[r])) ClearValue(column, r);
     }
+    EmptyNullValues(column);
     column.FinishValidity();
   }
   if (mask.rows.empty()) return;
@@ -205,12 +298,21 @@ struct MergePlan {
   std::vector<Holder> holders;
   std::vector<size_t> next;  // PlanMerge's working state, kept with the plan's buffers
   std::vector<uint32_t> waiting, live;
+  // The patch form (PlanPatches): runs [0, chain_end) follow each other in time and the later
+  // runs only rewrite their times; positions holds each later row's merged row, run after run.
+  size_t chain_end = 0;
+  std::vector<uint32_t> positions;
+  struct Placed {
+    uint32_t row, run, run_row;
+  };
+  std::vector<Placed> placed;
 
   void Clear() {
     src_run.clear();
     src_row.clear();
     shared.clear();
     holders.clear();
+    positions.clear();
   }
 };
 
@@ -305,6 +407,87 @@ void PlanMerge(const std::vector<const SourceRows*>& runs, std::vector<int64_t>&
   }
 }
 
+// The patch form of a merge, IoTDB's usual shape: the lowest-priority runs follow each other in
+// time (a partition's sequence files, in version order) and every later run only rewrites times
+// they hold (unsequence files updating points). Then the merged times are the chain's, its
+// values are copied in blocks and each later run's values written over them in priority order —
+// nothing is decided row by row. Returns false (times left empty) where the shape differs: a later
+// run with a time the chain lacks, or runs of the chain that meet.
+bool PlanPatches(const std::vector<const SourceRows*>& runs, std::vector<int64_t>& times, MergePlan& plan) {
+  const size_t k = runs.size();
+  size_t chain_end = 0, rows = 0;
+  bool any = false;
+  int64_t last = 0;
+  for (; chain_end < k; ++chain_end) {
+    const SourceRows& run = *runs[chain_end];
+    if (run.num_rows() == 0) continue;
+    if (any && run.times.front() <= last) break;
+    any = true;
+    last = run.times.back();
+    rows += run.num_rows();
+  }
+  if (rows > UINT32_MAX) return false;
+  times.reserve(rows);
+  for (size_t s = 0; s < chain_end; ++s) times.insert(times.end(), runs[s]->times.begin(), runs[s]->times.end());
+  const int64_t* tv = times.data();
+  const size_t n = times.size();
+  for (size_t s = chain_end; s < k; ++s) {
+    size_t at = 0;
+    for (const int64_t t : runs[s]->times) {
+      // A run's times increase: search forward from the last one's place, a few rows first.
+      size_t step = 1;
+      size_t bound = at;
+      while (bound < n && tv[bound] < t) {
+        at = bound + 1;
+        bound += step;
+        step *= 2;
+      }
+      at = static_cast<size_t>(std::lower_bound(tv + at, tv + std::min(bound, n), t) - tv);
+      if (at == n || tv[at] != t) {
+        times.clear();
+        plan.positions.clear();
+        return false;
+      }
+      plan.positions.push_back(static_cast<uint32_t>(at));
+    }
+  }
+  plan.chain_end = chain_end;
+  return true;
+}
+
+// The general plan (src_run, src_row, shared rows) of a merge in the patch form, for the columns
+// gathered row by row (binary values).
+void PlanFromPatches(const std::vector<const SourceRows*>& runs, MergePlan& plan) {
+  for (size_t s = 0; s < plan.chain_end; ++s) {
+    const size_t rows = runs[s]->num_rows();
+    plan.src_run.insert(plan.src_run.end(), rows, static_cast<uint32_t>(s));
+    for (size_t r = 0; r < rows; ++r) plan.src_row.push_back(static_cast<uint32_t>(r));
+  }
+  plan.placed.clear();
+  size_t p = 0;
+  for (size_t s = plan.chain_end; s < runs.size(); ++s) {
+    for (size_t r = 0; r < runs[s]->num_rows(); ++r) {
+      plan.placed.push_back(MergePlan::Placed{plan.positions[p++], static_cast<uint32_t>(s), static_cast<uint32_t>(r)});
+    }
+  }
+  // By merged row; a row's holders stay in run order, which is priority order.
+  std::stable_sort(plan.placed.begin(), plan.placed.end(),
+                   [](const MergePlan::Placed& a, const MergePlan::Placed& b) { return a.row < b.row; });
+  for (size_t i = 0; i < plan.placed.size();) {
+    const uint32_t row = plan.placed[i].row;
+    const uint32_t begin = static_cast<uint32_t>(plan.holders.size());
+    plan.holders.push_back(MergePlan::Holder{plan.src_run[row], plan.src_row[row]});
+    for (; i < plan.placed.size() && plan.placed[i].row == row; ++i) {
+      plan.holders.push_back(MergePlan::Holder{plan.placed[i].run, plan.placed[i].run_row});
+    }
+    const MergePlan::Holder& top = plan.holders.back();
+    plan.src_run[row] = top.run;
+    plan.src_row[row] = top.row;
+    plan.shared.push_back(
+        MergePlan::SharedRow{row, begin, static_cast<uint32_t>(plan.holders.size() - begin)});
+  }
+}
+
 // Column j of run s, or nullptr when the run holds no values of it.
 const ColumnVector* ValuesOf(const std::vector<const SourceRows*>& runs, size_t s, size_t j) {
   const SourceRows& run = *runs[s];
@@ -367,6 +550,43 @@ void GatherFixed(const std::vector<const SourceRows*>& runs, const MergePlan& pl
   column.FinishValidity();
 }
 
+// Column j of the merged rows in the patch form, a fixed-width type: the chain's values copied
+// in blocks, then each later run's non-null values written over theirs, lowest priority first.
+template <typename T>
+void PatchFixed(const std::vector<const SourceRows*>& runs, const MergePlan& plan, size_t j,
+                std::vector<T> ColumnVector::*member, ColumnVector& column) {
+  T* out = (column.*member).data();
+  std::fill(column.validity.begin(), column.validity.end(), 0);
+  size_t at = 0;
+  for (size_t s = 0; s < plan.chain_end; ++s) {
+    const size_t rows = runs[s]->num_rows();
+    if (const ColumnVector* c = ValuesOf(runs, s, j)) {
+      if (rows > 0) std::memcpy(out + at, (c->*member).data(), rows * sizeof(T));
+      CopyValidity(*c, 0, rows, column, at);
+    } else {
+      std::fill(out + at, out + at + rows, T{});
+    }
+    at += rows;
+  }
+  size_t p = 0;
+  for (size_t s = plan.chain_end; s < runs.size(); ++s) {
+    const size_t rows = runs[s]->num_rows();
+    const ColumnVector* c = ValuesOf(runs, s, j);
+    if (c == nullptr) {
+      p += rows;
+      continue;
+    }
+    const T* in = (c->*member).data();
+    for (size_t r = 0; r < rows; ++r) {
+      const uint32_t to = plan.positions[p++];
+      if (c->null_count != 0 && !c->IsValid(r)) continue;
+      out[to] = in[r];
+      column.validity[to >> 3] |= static_cast<uint8_t>(1u << (to & 7));
+    }
+  }
+  column.FinishValidity();
+}
+
 // Column j of the merged rows, a binary type: values appended row by row (shared rows filled as above).
 void GatherBinary(const std::vector<const SourceRows*>& runs, const MergePlan& plan, size_t j, ColumnVector& column) {
   const size_t n = plan.src_run.size();
@@ -411,7 +631,9 @@ void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out, 
   }
   MergePlan& plan = *scratch.plan;
   plan.Clear();
-  PlanMerge(runs, out.times, plan);
+  const bool patches = PlanPatches(runs, out.times, plan);
+  if (!patches) PlanMerge(runs, out.times, plan);
+  bool planned = !patches;  // the general plan made (the patch form makes it for binary columns only)
   const size_t n = out.num_rows();
   out.columns.resize(runs[0]->columns.size());
   for (size_t j = 0; j < out.columns.size(); ++j) {
@@ -430,14 +652,19 @@ void MergeRunsInto(const std::vector<const SourceRows*>& runs, SourceRows& out, 
       continue;
     }
     column.Resize(n);
-    switch (PhysicalTypeOf(column.type)) {
-      case PhysicalType::kBoolean: GatherFixed(runs, plan, j, &ColumnVector::bools, column); break;
-      case PhysicalType::kInt32: GatherFixed(runs, plan, j, &ColumnVector::int32s, column); break;
-      case PhysicalType::kInt64: GatherFixed(runs, plan, j, &ColumnVector::int64s, column); break;
-      case PhysicalType::kFloat: GatherFixed(runs, plan, j, &ColumnVector::floats, column); break;
-      case PhysicalType::kDouble: GatherFixed(runs, plan, j, &ColumnVector::doubles, column); break;
-      case PhysicalType::kBinary: GatherBinary(runs, plan, j, column); break;
+    if (PhysicalTypeOf(column.type) == PhysicalType::kBinary) {
+      if (!planned) PlanFromPatches(runs, plan);
+      planned = true;
+      GatherBinary(runs, plan, j, column);
+      continue;
     }
+    VisitFixedWidthValues(column.type, [&](auto member) {
+      if (patches) {
+        PatchFixed(runs, plan, j, member, column);
+      } else {
+        GatherFixed(runs, plan, j, member, column);
+      }
+    });
   }
 }
 

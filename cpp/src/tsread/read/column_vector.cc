@@ -139,6 +139,56 @@ void ColumnVector::KeepRange(size_t begin, size_t end) {
   FinishValidity();
 }
 
+void ColumnVector::RemoveRanges(std::span<const std::pair<size_t, size_t>> ranges) {
+  if (length == 0 || ranges.empty()) return;  // a TAG/ATTRIBUTE placeholder, or nothing removed
+  const bool binary = PhysicalTypeOf(type) == PhysicalType::kBinary;
+  const bool all_valid = null_count == 0;
+  size_t kept = 0;   // rows kept so far: the next block's destination
+  int32_t byte_end = 0;
+  // Moves rows [begin, end) down to row `kept`.
+  auto keep_block = [&](size_t begin, size_t end) {
+    if (begin >= end) return;
+    const size_t count = end - begin;
+    if (!all_valid && kept != begin) {
+      for (size_t r = 0; r < count; ++r) SetBit(validity, kept + r, IsValid(begin + r));
+    }
+    if (binary) {
+      const int32_t base = offsets[begin];
+      const int32_t stop = offsets[end];
+      if (stop > base && byte_end != base) {
+        std::memmove(bytes.data() + byte_end, bytes.data() + base, static_cast<size_t>(stop - base));
+      }
+      for (size_t r = 0; r < count; ++r) offsets[kept + r] = offsets[begin + r] - base + byte_end;
+      byte_end += stop - base;
+    } else if (kept != begin) {
+      VisitFixedWidthValues(type, [&](auto values) {
+        auto& v = this->*values;
+        std::memmove(v.data() + kept, v.data() + begin, count * sizeof(v[0]));
+      });
+    }
+    kept += count;
+  };
+  size_t from = 0;
+  for (const auto& [begin, end] : ranges) {
+    keep_block(from, begin);
+    from = end;
+  }
+  keep_block(from, length);
+  if (binary) {
+    offsets[kept] = byte_end;
+    offsets.resize(kept + 1);
+    bytes.resize(static_cast<size_t>(byte_end));
+  } else {
+    VisitFixedWidthValues(type, [&](auto values) { (this->*values).resize(kept); });
+  }
+  length = kept;
+  validity.resize(BitmapBytes(kept));
+  if (all_valid) {
+    std::fill(validity.begin(), validity.end(), 0xFF);
+  }
+  FinishValidity();
+}
+
 void ColumnVector::AssignRows(const ColumnVector& from, size_t begin, size_t count) {
   type = from.type;
   if (from.length == 0) {  // a TAG/ATTRIBUTE placeholder: nothing stored

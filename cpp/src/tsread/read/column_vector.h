@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tsread/common/tsfile_enums.h"
@@ -60,6 +62,9 @@ struct ColumnVector {
   // Keeps rows [begin, end) (begin <= end <= size()), moved to the front: a contiguous run, such
   // as the rows of a page inside a time range, without a per-row selection.
   void KeepRange(size_t begin, size_t end);
+  // Removes the rows of `ranges` ([begin, end) pairs, ascending and disjoint, within size()),
+  // moving the rows between them down in blocks: a few deleted stretches without a per-row pass.
+  void RemoveRanges(std::span<const std::pair<size_t, size_t>> ranges);
   // Replaces this vector's contents with rows [begin, begin + count) of `from` (same type).
   void AssignRows(const ColumnVector& from, size_t begin, size_t count);
 };
