@@ -349,7 +349,11 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
   plan.first = first;
   plan.end = end;
   const size_t sources = end - first;
-  plan.masks.resize(sources);
+  // Masks only for files with deletions (an empty list: nothing masked).
+  const bool any_masked = std::any_of(entries_.begin() + static_cast<std::ptrdiff_t>(first),
+                                      entries_.begin() + static_cast<std::ptrdiff_t>(end),
+                                      [&](const Entry& e) { return files_[e.rank]->masked; });
+  if (any_masked) plan.masks.resize(sources);
   // The sources stream one after the other, as their files read them, when nothing is masked and
   // their times never meet: each file's chunks in time order, the files' time spans disjoint.
   bool stream = true;
@@ -376,7 +380,7 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
       if (!mask.ok()) return WithFileName(mask.status(), dataset.files()[read.file].path);
       plan.masks[k - first] = std::move(*mask);
     }
-    stream = stream && plan.masks[k - first].empty() && TimeChunksIncrease(series);
+    stream = stream && (!any_masked || plan.masks[k - first].empty()) && TimeChunksIncrease(series);
     if (stream && sources > 1) {
       const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(series);
       if (span.has_value()) {
@@ -434,8 +438,9 @@ absl::Status MergedScanner::Cursor::StartDevice() {
       AppendRows(*batch, *rows);
     }
     if (rows == nullptr) continue;
-    ApplyMask(masks[k - first], *rows);
+    if (k - first < masks.size()) ApplyMask(masks[k - first], *rows);
     // A file whose chunks repeat times holds several runs: the later chunks' rows after the earlier.
+    if (RunStarts(*rows) == 1) continue;
     std::vector<SourceRows> cut = SplitRuns(std::move(*rows));
     *rows = std::move(cut[0]);
     for (size_t c = 1; c < cut.size(); ++c) {

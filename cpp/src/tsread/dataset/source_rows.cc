@@ -247,6 +247,12 @@ void ApplyMask(const SourceMask& mask, SourceRows& rows) {
   }
 }
 
+size_t RunStarts(const SourceRows& rows) {
+  size_t starts = 1;
+  for (size_t r = 1; r < rows.num_rows(); ++r) starts += rows.times[r] <= rows.times[r - 1];
+  return starts;
+}
+
 std::vector<SourceRows> SplitRuns(SourceRows rows) {
   std::vector<size_t> starts = {0};
   for (size_t r = 1; r < rows.num_rows(); ++r) {
