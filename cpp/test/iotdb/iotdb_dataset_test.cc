@@ -402,43 +402,50 @@ TEST_F(AlteredColumnTest, TypesNoAlterationMakesStayAnErrorNamingBothFiles) {
   EXPECT_THAT(scanner.status().message(), AllOf(HasSubstr("\"s1\""), HasSubstr(older), HasSubstr(newer)));
 }
 
+// Writes `path` (folders made): tree-model aligned device root.sg1.d1 with one series s1, one chunk
+// group per flush of (times, values) — written as table "root.sg1" and sealed again without its
+// schema (a table named root.* is the tree model's, check/sealed_copy.h).
+void WriteTreeFile(const std::string& path, const std::vector<std::pair<std::vector<int64_t>, ColumnValues>>& flushes) {
+  TableSchema schema;
+  schema.name = "root.sg1";
+  schema.columns.push_back(ColumnSchema{.name = "dev", .data_type = DataType::kString, .category = ColumnCategory::kTag});
+  schema.columns.push_back(ColumnSchema{.name = "s1", .data_type = flushes.at(0).second.type});
+  TableWriterOptions options;
+  options.chunk_groups_in_any_order = true;
+  std::string table_file;
+  auto writer = TsFileWriter::CreateInMemory(&table_file, schema, options);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (const auto& [times, values] : flushes) {
+    ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {values}).ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto table_reader = TsFileReader::Open(MemoryFileView(table_file));
+  ASSERT_TRUE(table_reader.ok()) << table_reader.status();
+  const std::string data_section = table_file.substr(0, (*table_reader)->metadata().meta_offset + 1);
+  std::string tree_file;
+  auto sealed = WriteSealedCopy(*MemoryFileView(data_section), *StringOutputSink(&tree_file));
+  ASSERT_TRUE(sealed.ok()) << sealed.status();
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << tree_file;
+}
+
+ColumnValues Int32s(std::vector<int32_t> values) {
+  ColumnValues c;
+  c.type = DataType::kInt32;
+  c.int32s = std::move(values);
+  return c;
+}
+
 // A 1.x entry recorded between two flushes into one file deletes from the chunks written before it
 // only (iotdb-deletion-files.md: a chunk is affected when its header offset is below the entry's),
 // even where a later chunk holds other points in the same time span. The file: tree-model aligned
 // device root.sg1.d1 (s1 INT32) in two chunk groups whose times meet, [1..5] then {3, 5, 8}.
 class TreeChunkDeletionTest : public IotdbDatasetTest {
  protected:
-  // Writes the file (as table "root.sg1", then sealed again without a schema: a table named
-  // root.* is the tree model's, check/sealed_copy.h) and returns where its second group starts.
+  // Writes the file and returns where its second group starts.
   uint64_t WriteTwoFlushes() {
-    TableSchema schema;
-    schema.name = "root.sg1";
-    schema.columns.push_back(ColumnSchema{.name = "dev", .data_type = DataType::kString, .category = ColumnCategory::kTag});
-    schema.columns.push_back(ColumnSchema{.name = "s1", .data_type = DataType::kInt32});
-    TableWriterOptions options;
-    options.chunk_groups_in_any_order = true;
-    std::string table_file;
-    auto writer = TsFileWriter::CreateInMemory(&table_file, schema, options);
-    EXPECT_TRUE(writer.ok()) << writer.status();
-    auto write = [&](std::vector<int64_t> times, std::vector<int32_t> values) {
-      std::vector<ColumnValues> fields(1);
-      fields[0].type = DataType::kInt32;
-      fields[0].int32s = values;
-      fields[0].valid.assign(values.size(), true);
-      EXPECT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, fields).ok());
-    };
-    write({1, 2, 3, 4, 5}, {10, 20, 30, 40, 50});
-    write({3, 5, 8}, {31, 51, 81});
-    EXPECT_TRUE((*writer)->Close().ok());
-    auto table_reader = TsFileReader::Open(MemoryFileView(table_file));
-    EXPECT_TRUE(table_reader.ok()) << table_reader.status();
-    const std::string data_section = table_file.substr(0, (*table_reader)->metadata().meta_offset + 1);
-    std::string tree_file;
-    auto sealed = WriteSealedCopy(*MemoryFileView(data_section), *StringOutputSink(&tree_file));
-    EXPECT_TRUE(sealed.ok()) << sealed.status();
     path_ = (std::filesystem::path(root_) / "sequence/root.sg1/2/2810/1-1-0-0.tsfile").string();
-    std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
-    std::ofstream(path_, std::ios::binary) << tree_file;
+    WriteTreeFile(path_, {{{1, 2, 3, 4, 5}, Int32s({10, 20, 30, 40, 50})}, {{3, 5, 8}, Int32s({31, 51, 81})}});
     auto reader = TsFileReader::Open(path_);
     EXPECT_TRUE(reader.ok()) << reader.status();
     EXPECT_EQ((*reader)->TreeIndexNames().size(), 1u);
@@ -484,6 +491,70 @@ TEST_F(TreeChunkDeletionTest, AnEntryBetweenTwoFlushesDeletesFromTheFirstOnly) {
   // Recorded after both, or before both.
   EXPECT_THAT(Points("DELETION,root.sg1.d1.s1,100000,0,100\n"), IsEmpty());
   EXPECT_THAT(Points("DELETION,root.sg1.d1.s1,1,0,100\n"), ElementsAre("1=10", "2=20", "3=31", "4=40", "5=51", "8=81"));
+}
+
+// ALTER TIMESERIES ... SET DATA TYPE: the series' older files keep INT32, the newer DOUBLE; it reads
+// as DOUBLE, an unsequence DOUBLE point replacing a sequence INT32 one at the same time.
+TEST_F(IotdbDatasetTest, ATreeSeriesOfAlteredTypeReadsAsTheTypeItsFilesCastTo) {
+  const std::string dir = root_ + "/sequence/root.sg1/2/2810/";
+  ColumnValues doubles;
+  doubles.type = DataType::kDouble;
+  doubles.doubles = {2.5, 4.5};
+  WriteTreeFile(dir + "1-1-0-0.tsfile", {{{1, 2, 3}, Int32s({10, 20, 30})}});
+  WriteTreeFile(root_ + "/unsequence/root.sg1/2/2810/2-2-0-0.tsfile", {{{2, 4}, doubles}});
+  auto dataset = IotdbDataset::Open({root_});
+  ASSERT_TRUE(dataset.ok()) << dataset.status();
+  auto devices = (*dataset)->TreeDevices({});
+  ASSERT_TRUE(devices.ok()) << devices.status();
+  auto series = (*dataset)->TreeSeries(*devices, {});
+  ASSERT_TRUE(series.ok()) << series.status();
+  ASSERT_EQ(series->size(), 1u);
+  EXPECT_EQ((*series)[0].measurement, "s1");
+  EXPECT_EQ((*series)[0].type, DataType::kDouble);
+  std::vector<std::string> points;
+  absl::Status s = (*dataset)->ScanTree({}, [&](std::string_view, std::string_view measurement,
+                                                const std::vector<int64_t>& times, const ColumnVector& values,
+                                                size_t begin, size_t end) {
+    EXPECT_EQ(measurement, "s1");
+    EXPECT_EQ(values.type, DataType::kDouble);
+    for (size_t r = begin; r < end; ++r) points.push_back(absl::StrCat(times[r], "=", values.doubles[r]));
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_THAT(points, ElementsAre("1=10", "2=2.5", "3=30", "4=4.5"));
+
+  // The older file alone in its time partition (the newer type in another one): its points cast too.
+  std::filesystem::remove(root_ + "/unsequence/root.sg1/2/2810/2-2-0-0.tsfile");
+  doubles.doubles = {9.5};
+  WriteTreeFile(root_ + "/sequence/root.sg1/2/5000/9-9-0-0.tsfile", {{{900}, doubles}});
+  dataset = IotdbDataset::Open({root_});
+  ASSERT_TRUE(dataset.ok()) << dataset.status();
+  points.clear();
+  s = (*dataset)->ScanTree({}, [&](std::string_view, std::string_view, const std::vector<int64_t>& times,
+                                   const ColumnVector& values, size_t begin, size_t end) {
+    EXPECT_EQ(values.type, DataType::kDouble);
+    for (size_t r = begin; r < end; ++r) points.push_back(absl::StrCat(times[r], "=", values.doubles[r]));
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_THAT(points, ElementsAre("1=10", "2=20", "3=30", "900=9.5"));
+}
+
+TEST_F(IotdbDatasetTest, ATreeSeriesOfTypesNoAlterationJoinsIsAnErrorNamingTwoFiles) {
+  const std::string older = root_ + "/sequence/root.sg1/2/2810/1-1-0-0.tsfile";
+  const std::string newer = root_ + "/sequence/root.sg1/2/2810/2-2-0-0.tsfile";
+  ColumnValues bools;
+  bools.type = DataType::kBoolean;
+  bools.bools = {1};
+  WriteTreeFile(older, {{{1}, Int32s({10})}});
+  WriteTreeFile(newer, {{{2}, bools}});
+  auto dataset = IotdbDataset::Open({root_});
+  ASSERT_TRUE(dataset.ok()) << dataset.status();
+  absl::Status s = (*dataset)->ScanTree({}, [](std::string_view, std::string_view, const std::vector<int64_t>&,
+                                               const ColumnVector&, size_t, size_t) { return absl::OkStatus(); });
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), AllOf(HasSubstr("root.sg1.d1.s1"), HasSubstr("INT32"), HasSubstr("BOOLEAN"),
+                                 HasSubstr(older), HasSubstr(newer)));
 }
 
 }  // namespace

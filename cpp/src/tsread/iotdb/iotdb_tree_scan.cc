@@ -5,13 +5,17 @@
 // value there is not null. For a non-aligned series that is the top point (its points are never
 // null); for an aligned device it is IoTDB's per-column merge, and a row whose selected columns are
 // all null has no point to print. Deletions first: entries on the series null its values, entries
-// on an aligned device's time column (measurement "") remove whole rows.
+// on an aligned device's time column (measurement "") remove whole rows. A series whose files hold
+// different types (ALTER TIMESERIES ... SET DATA TYPE) is read as the type they all cast to, each
+// file's values cast before the merge (altered_types.h).
 #include <algorithm>
 #include <map>
-#include <set>
 #include <span>
 
+#include "absl/strings/str_cat.h"
+#include "tsread/dataset/column_cast.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/iotdb/altered_types.h"
 #include "tsread/iotdb/iotdb_dataset.h"
 #include "tsread/read/series_reader.h"
 
@@ -73,6 +77,31 @@ std::vector<TimeseriesMetadata> OneChunkOf(const std::vector<TimeseriesMetadata>
   return out;
 }
 
+// One series' type in each file that holds it, in the data set's order (newest last), with the
+// files: what SeriesType decides from.
+struct SeriesTypes {
+  std::vector<DataType> types;
+  std::vector<size_t> files;
+
+  void Add(DataType type, size_t file) {
+    if (!types.empty() && types.back() == type) return;
+    types.push_back(type);
+    files.push_back(file);
+  }
+};
+
+// The type IoTDB reads a series as: its files' one type, or after ALTER ... SET DATA TYPE the one
+// every file's type casts to (AlteredType). Types no alteration joins are an error naming two files.
+absl::StatusOr<DataType> SeriesType(const SeriesTypes& seen, std::string_view device, std::string_view measurement,
+                                    const IotdbLayout& layout) {
+  if (std::optional<DataType> type = AlteredType(seen.types)) return *type;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "series ", ToAbsl(device), ".", ToAbsl(measurement), " is ", ToAbsl(DataTypeName(seen.types[0])), " in ",
+      layout.files[seen.files[0]].path, " but ", ToAbsl(DataTypeName(seen.types[1])), " in ",
+      layout.files[seen.files[1]].path,
+      ": no ALTER TIMESERIES ... SET DATA TYPE casts one to the other"));
+}
+
 }  // namespace
 
 absl::Status IotdbDataset::ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const {
@@ -120,16 +149,24 @@ absl::StatusOr<std::vector<TreeSeriesInfo>> IotdbDataset::TreeSeries(const std::
                                                                      const TreeScanOptions& options) const {
   std::vector<TreeSeriesInfo> out;
   for (const TreeDeviceFiles& device : devices) {
-    std::set<std::pair<std::string, DataType>> series;  // by measurement, as ScanTreeDevice reads them
-    for (const TreeDeviceFiles::Place& place : device.places) {
-      TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
-      absl::StatusOr<std::vector<TimeseriesMetadata>> in_file = reader->ReadTimeseries(place.location);
-      if (!in_file.ok()) return WithFileName(in_file.status(), layout_.files[place.file].path);
+    std::map<std::string, SeriesTypes> series;  // by measurement, as ScanTreeDevice reads them
+    std::vector<const TreeDeviceFiles::Place*> places;
+    for (const TreeDeviceFiles::Place& place : device.places) places.push_back(&place);
+    std::sort(places.begin(), places.end(), [](const auto* a, const auto* b) { return a->file < b->file; });
+    for (const TreeDeviceFiles::Place* place : places) {
+      TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place->file));
+      absl::StatusOr<std::vector<TimeseriesMetadata>> in_file = reader->ReadTimeseries(place->location);
+      if (!in_file.ok()) return WithFileName(in_file.status(), layout_.files[place->file].path);
       for (const TimeseriesMetadata& s : *in_file) {
-        if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) series.emplace(s.measurement, s.data_type);
+        if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) {
+          series[s.measurement].Add(s.data_type, place->file);
+        }
       }
     }
-    for (const auto& [measurement, type] : series) out.push_back({device.name, measurement, type});
+    for (const auto& [measurement, types] : series) {
+      TSREAD_ASSIGN_OR_RETURN(DataType type, SeriesType(types, device.name, measurement, layout_));
+      out.push_back({device.name, measurement, type});
+    }
   }
   return out;
 }
@@ -145,18 +182,23 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
     std::vector<TimeseriesMetadata> series;
   };
   std::vector<DeviceInFile> places;
-  std::set<std::string> measurements;
   for (const TreeDeviceFiles::Place& place : device.places) {
     TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place.file));
     absl::StatusOr<std::vector<TimeseriesMetadata>> series = reader->ReadTimeseries(place.location);
     if (!series.ok()) return WithFileName(series.status(), layout_.files[place.file].path);
-    for (const TimeseriesMetadata& s : *series) {
-      if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) measurements.insert(s.measurement);
-    }
     places.push_back(DeviceInFile{place.file, &place.id, std::move(*series)});
   }
   std::sort(places.begin(), places.end(), [](const DeviceInFile& a, const DeviceInFile& b) { return a.file < b.file; });
-  for (const std::string& measurement : measurements) {
+  std::map<std::string, SeriesTypes> measurements;
+  for (const DeviceInFile& place : places) {
+    for (const TimeseriesMetadata& s : place.series) {
+      if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) {
+        measurements[s.measurement].Add(s.data_type, place.file);
+      }
+    }
+  }
+  for (const auto& [measurement, types] : measurements) {
+    TSREAD_ASSIGN_OR_RETURN(const DataType type, SeriesType(types, name, measurement, layout_));
     for (size_t begin = 0; begin < places.size();) {
       size_t end = begin;
       while (end < places.size() && group_of[places[end].file] == group_of[places[begin].file]) ++end;
@@ -173,7 +215,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
         mask.rows = deletions.RangesFor(*places[k].id, "", false, FindSeries(places[k].series, ""));
         const bool split = deletions.SplitsChunks(*places[k].id, measurement, false, *series);
         if (!split) mask.cells = {deletions.RangesFor(*places[k].id, measurement, false, series)};
-        plain = plain && !split && mask.empty() && ChunksInTimeOrder(*series);
+        plain = plain && !split && mask.empty() && ChunksInTimeOrder(*series) && series->data_type == type;
         sources.push_back(&places[k]);
         masks.push_back(std::move(mask));
         by_chunk.push_back(split);
@@ -229,6 +271,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
           }
         }
         if (!typed) continue;
+        CastColumn(rows.columns[0], type);  // a file written before the series' type was altered
         for (SourceRows& run : SplitRuns(std::move(rows))) runs.push_back(std::move(run));
       }
       if (plain || runs.empty()) continue;
