@@ -31,6 +31,17 @@ ColumnVector Strings(const std::vector<std::optional<std::string>>& values) {
   return c;
 }
 
+// Every buffer and count of `got` equals `want`'s.
+void ExpectSameColumn(const ColumnVector& got, const ColumnVector& want) {
+  EXPECT_EQ(got.length, want.length);
+  EXPECT_EQ(got.null_count, want.null_count);
+  EXPECT_EQ(got.validity, want.validity);
+  EXPECT_EQ(got.int64s, want.int64s);
+  EXPECT_EQ(got.doubles, want.doubles);
+  EXPECT_EQ(got.offsets, want.offsets);
+  EXPECT_EQ(got.bytes, want.bytes);
+}
+
 TEST(ColumnVectorTest, SetAllValidLeavesNoBitsPastTheLastRow) {
   ColumnVector c;
   c.type = DataType::kInt32;
@@ -148,12 +159,7 @@ TEST(ColumnVectorTest, KeepRangeEqualsKeepRowsOfTheSameRun) {
           ColumnVector want = *original, got = *original;
           want.KeepRows(keep);
           got.KeepRange(begin, end);
-          EXPECT_EQ(got.length, want.length);
-          EXPECT_EQ(got.null_count, want.null_count);
-          EXPECT_EQ(got.validity, want.validity);
-          EXPECT_EQ(got.int64s, want.int64s);
-          EXPECT_EQ(got.offsets, want.offsets);
-          EXPECT_EQ(got.bytes, want.bytes);
+          ExpectSameColumn(got, want);
         }
       }
     }
@@ -196,12 +202,7 @@ TEST(ColumnVectorTest, RemoveRangesEqualsKeepRowsOfTheSameRows) {
             ColumnVector want = *original, got = *original;
             want.KeepRows(keep);
             got.RemoveRanges(ranges);
-            EXPECT_EQ(got.length, want.length);
-            EXPECT_EQ(got.null_count, want.null_count);
-            EXPECT_EQ(got.validity, want.validity);
-            EXPECT_EQ(got.doubles, want.doubles);
-            EXPECT_EQ(got.offsets, want.offsets);
-            EXPECT_EQ(got.bytes, want.bytes);
+            ExpectSameColumn(got, want);
           }
         }
       }
