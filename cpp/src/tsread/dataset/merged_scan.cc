@@ -356,17 +356,26 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
   if (any_masked) plan.masks.resize(sources);
   // The sources stream one after the other, as their files read them, when nothing is masked and
   // their times never meet: each file's chunks in time order, the files' time spans disjoint.
-  bool stream = true;
+  // Cast values are merged: statistics of the stored type describe other values.
+  bool stream = std::all_of(entries_.begin() + static_cast<std::ptrdiff_t>(first),
+                            entries_.begin() + static_cast<std::ptrdiff_t>(end),
+                            [&](const Entry& e) { return files_[e.rank]->recast.empty(); });
+  // Series metadata only where it decides something: every file with deletions (for its mask),
+  // then the others until the device is known to be merged. Those go from the highest priority
+  // down: the unsequence files, which overlap others, show it soonest.
+  std::vector<size_t> visit;
+  for (size_t k = first; k < end; ++k) {
+    if (files_[entries_[k].rank]->masked) visit.push_back(k);
+  }
+  for (size_t k = end; k-- > first;) {
+    if (!files_[entries_[k].rank]->masked) visit.push_back(k);
+  }
   std::vector<std::pair<int64_t, size_t>> spans;  // (first time, entry), to order streamed sources
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  for (size_t k = first; k < end; ++k) {
+  for (const size_t k : visit) {
     const Entry& e = entries_[k];
     FileRead& read = *files_[e.rank];
-    // Cast values are merged: statistics of the stored type describe other values.
-    stream = stream && read.recast.empty();
-    // Series metadata only where it decides something: a file's deletions, or whether the
-    // sources can be streamed.
-    if (!read.masked && !stream) continue;
+    if (!read.masked && !stream) break;  // the masked files come first: nothing left to decide
     const PlannedDevice& device = read.plan->scanner->planned_device(e.device);
     // A file with deletions: every series (the mask names columns); else the time column alone,
     // the others skipped unparsed.
@@ -384,14 +393,11 @@ absl::StatusOr<MergedScanner::Cursor::DevicePlan> MergedScanner::Cursor::PlanDev
     if (stream && sources > 1) {
       const std::optional<std::pair<int64_t, int64_t>> span = TimeSpan(series);
       if (span.has_value()) {
+        for (const auto& [begin, last] : ranges) stream = stream && (span->second < begin || span->first > last);
         spans.emplace_back(span->first, k);
         ranges.push_back(*span);
       }
     }
-  }
-  if (stream && sources > 1) {
-    std::sort(ranges.begin(), ranges.end());
-    for (size_t i = 1; i < ranges.size() && stream; ++i) stream = ranges[i].first > ranges[i - 1].second;
   }
   plan.stream = stream;
   if (stream) {
