@@ -12,6 +12,7 @@
 #include "testing/iotdb_data.h"
 #include "testing/chunk_group_layout.h"
 #include "testing/temp_path.h"
+#include "testing/tree_file.h"
 #include "testing/two_field_table.h"
 #include "tsread/check/sealed_copy.h"
 #include "tsread/write/output_sink.h"
@@ -27,7 +28,9 @@ using testing::LayoutPath;
 using testing::MergedRows;
 using testing::Mods2;
 using testing::TRow;
+using testing::Int32s;
 using testing::WriteTableFile;
+using testing::WriteTreeFile;
 
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -400,40 +403,6 @@ TEST_F(AlteredColumnTest, TypesNoAlterationMakesStayAnErrorNamingBothFiles) {
   auto scanner = (*data)->ScanTable({});
   ASSERT_FALSE(scanner.ok());
   EXPECT_THAT(scanner.status().message(), AllOf(HasSubstr("\"s1\""), HasSubstr(older), HasSubstr(newer)));
-}
-
-// Writes `path` (folders made): tree-model aligned device root.sg1.d1 with one series s1, one chunk
-// group per flush of (times, values) — written as table "root.sg1" and sealed again without its
-// schema (a table named root.* is the tree model's, check/sealed_copy.h).
-void WriteTreeFile(const std::string& path, const std::vector<std::pair<std::vector<int64_t>, ColumnValues>>& flushes) {
-  TableSchema schema;
-  schema.name = "root.sg1";
-  schema.columns.push_back(ColumnSchema{.name = "dev", .data_type = DataType::kString, .category = ColumnCategory::kTag});
-  schema.columns.push_back(ColumnSchema{.name = "s1", .data_type = flushes.at(0).second.type});
-  TableWriterOptions options;
-  options.chunk_groups_in_any_order = true;
-  std::string table_file;
-  auto writer = TsFileWriter::CreateInMemory(&table_file, schema, options);
-  ASSERT_TRUE(writer.ok()) << writer.status();
-  for (const auto& [times, values] : flushes) {
-    ASSERT_TRUE((*writer)->WriteRows((*writer)->MakeDeviceId({"d1"}), times, {values}).ok());
-  }
-  ASSERT_TRUE((*writer)->Close().ok());
-  auto table_reader = TsFileReader::Open(MemoryFileView(table_file));
-  ASSERT_TRUE(table_reader.ok()) << table_reader.status();
-  const std::string data_section = table_file.substr(0, (*table_reader)->metadata().meta_offset + 1);
-  std::string tree_file;
-  auto sealed = WriteSealedCopy(*MemoryFileView(data_section), *StringOutputSink(&tree_file));
-  ASSERT_TRUE(sealed.ok()) << sealed.status();
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path, std::ios::binary) << tree_file;
-}
-
-ColumnValues Int32s(std::vector<int32_t> values) {
-  ColumnValues c;
-  c.type = DataType::kInt32;
-  c.int32s = std::move(values);
-  return c;
 }
 
 // A 1.x entry recorded between two flushes into one file deletes from the chunks written before it

@@ -13,6 +13,7 @@
 #include "nlohmann/json.hpp"
 #include "testing/cli_runner.h"
 #include "testing/fixtures.h"
+#include "testing/tree_file.h"
 #include "testing/two_field_table.h"
 #include "tsread/read/tsfile_reader.h"
 
@@ -245,6 +246,30 @@ TEST(CliIotdbTest, GenWritesAnIotdbDirectoryThatReadsAsItsRulesSay) {
   ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
   EXPECT_EQ(deleted.out, "time,device\n");
   EXPECT_EQ(RunTsread("gen '" + dir + "x' --deleted 0.1").exit_code, 1);  // --deleted needs --iotdb
+  std::filesystem::remove_all(dir);
+}
+
+// A tree series altered INT32 -> DOUBLE (ALTER TIMESERIES ... SET DATA TYPE): one DOUBLE series, the
+// unsequence point at time 2 replacing the sequence one; --raw reads each file's type as written.
+TEST(CliIotdbTest, ATreeSeriesOfAlteredTypeReadsAsOneSeries) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "tsread_cli_iotdb_altered_tree").string();
+  std::filesystem::remove_all(dir);
+  ColumnValues doubles;
+  doubles.type = DataType::kDouble;
+  doubles.doubles = {2.5, 4.5};
+  testing::WriteTreeFile(dir + "/sequence/root.sg1/2/2810/1-1-0-0.tsfile", {{{1, 2, 3}, testing::Int32s({10, 20, 30})}});
+  testing::WriteTreeFile(dir + "/unsequence/root.sg1/2/2810/2-2-0-0.tsfile", {{{2, 4}, doubles}});
+  const std::string data = "'" + dir + "'";
+  RunResult cat = RunTsread("cat " + data + " --tree");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "device,measurement,time,value\nroot.sg1.d1,s1,1,10.0\nroot.sg1.d1,s1,2,2.5\n"
+                     "root.sg1.d1,s1,3,30.0\nroot.sg1.d1,s1,4,4.5\n");
+  RunResult last = RunTsread("last " + data + " --tree");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_EQ(last.out, "device,measurement,time,value\nroot.sg1.d1,s1,4,4.5\n");
+  RunResult raw = RunTsread("cat " + data + " --tree --raw");
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_THAT(raw.out, HasSubstr("root.sg1.d1,s1,2,20\n"));
   std::filesystem::remove_all(dir);
 }
 
