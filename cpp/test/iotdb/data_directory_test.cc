@@ -163,6 +163,36 @@ TEST_F(DataDirectoryTest, ACompactionLogKeepsTheSourcesWhileTheyAllExist) {
   EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its targets are read")));
 }
 
+// The same for inputs that name files (a glob, or files one by one): the compaction logs of their
+// partitions are read, and what the log names is looked for on disk.
+TEST_F(DataDirectoryTest, ACompactionLogAppliesToFilesNamedByAGlob) {
+  const std::string a = LayoutPath(root_, true, 1, 1);
+  const std::string b = LayoutPath(root_, true, 2, 2);
+  WriteTableFile(a, {{{1, "a", 1, {}}}});
+  WriteTableFile(b, {{{2, "a", 2, {}}}});
+  const fs::path partition = fs::path(a).parent_path();
+  const std::string target = (partition / "1-1-1-0.tsfile").string();
+  WriteTableFile(target, {{{1, "a", 1, {}}, {2, "a", 2, {}}}});
+  std::ofstream(partition / "1-1-1-0.inner-compaction.log")
+      << "source sequence db1 1 0 1-1-0-0.tsfile\nsource sequence db1 1 0 2-2-0-0.tsfile\n"
+      << "target sequence db1 1 0 1-1-1-0.inner\n";
+  const std::string glob = (partition / "*.tsfile").string();
+  absl::StatusOr<IotdbLayout> layout = FindLayout({glob});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
+  EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its sources are read, not its targets")));
+  // Named alone, the target is still a leftover while the sources exist.
+  layout = FindLayout({a, target});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile"));
+  // A source gone and the target complete: the target only.
+  fs::remove(b);
+  layout = FindLayout({glob});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(Names(*layout), ElementsAre("1-1-1-0.tsfile"));
+  EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its targets are read")));
+}
+
 TEST_F(DataDirectoryTest, NoTsFileIsNotFound) {
   absl::StatusOr<IotdbLayout> layout = FindLayout({root_});
   EXPECT_TRUE(absl::IsNotFound(layout.status())) << layout.status();

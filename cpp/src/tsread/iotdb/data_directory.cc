@@ -93,12 +93,16 @@ struct Place {
 // A compaction log's files (§1.4): lines "<source|target|empty> <space> <db> <region> <partition> <name>".
 struct CompactionLog {
   std::string path;
+  fs::path data_dir;  // the data directory the log lies in ({data_dir}/{space}/{db}/{region}/{partition}/)
   std::vector<Place> sources, targets;
   std::set<Place> empty_targets;
+
+  // Where a file the log names lies in its data directory.
+  fs::path PathOf(const Place& p) const { return data_dir / p.space / p.database / p.region / p.partition / p.name; }
 };
 
 CompactionLog ReadCompactionLog(const fs::path& path) {
-  CompactionLog log{path.string(), {}, {}, {}};
+  CompactionLog log{path.string(), path.parent_path().parent_path().parent_path().parent_path().parent_path(), {}, {}, {}};
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
@@ -141,10 +145,20 @@ bool IsCompleteTsFile(const std::string& path) {
 struct Listing {
   std::map<Place, std::string> files;  // place -> path (the first data directory's, if in several)
   std::vector<CompactionLog> logs;
+  std::set<std::string> logs_read;  // the partition folders whose compaction logs are in `logs`
   std::vector<std::string> notes;
 };
 
+// Reads the compaction logs of partition folder `dir` into the listing, once a folder.
+void ReadCompactionLogs(const fs::path& dir, Listing& listing) {
+  if (!listing.logs_read.insert(dir.string()).second || !IsDirectory(dir)) return;
+  for (const fs::path& file : RegularFiles(dir)) {
+    if (EndsWith(file.filename().string(), "-compaction.log")) listing.logs.push_back(ReadCompactionLog(file));
+  }
+}
+
 void ListPartition(const fs::path& dir, const Place& where, Listing& listing) {
+  listing.logs_read.insert(dir.string());
   for (const fs::path& file : RegularFiles(dir)) {
     const std::string name = file.filename().string();
     if (EndsWith(name, "-compaction.log")) {
@@ -193,12 +207,21 @@ void ListBelow(const fs::path& dir, int depth, Place where, Listing& listing) {
 }
 
 // Applies each compaction log's recovery rule (§1.4): the files it leaves out.
+// A file is found where the inputs named it or, for inputs that name files (a file or a glob
+// below a data directory), where the log's data directory holds it: IoTDB's recovery looks at the
+// disk, not at what a reader was given.
 std::set<Place> ResolveCompactions(const Listing& listing, std::vector<std::string>& notes) {
   std::set<Place> left_out;
   for (const CompactionLog& log : listing.logs) {
     if (log.sources.empty() || log.targets.empty()) continue;
+    auto found_at = [&](const Place& p) -> std::optional<std::string> {
+      if (auto it = listing.files.find(p); it != listing.files.end()) return it->second;
+      const fs::path on_disk = log.PathOf(p);
+      if (IsRegularFile(on_disk)) return on_disk.string();
+      return std::nullopt;
+    };
     const bool sources_exist = std::all_of(log.sources.begin(), log.sources.end(),
-                                           [&](const Place& p) { return listing.files.count(p) > 0; });
+                                           [&](const Place& p) { return found_at(p).has_value(); });
     std::vector<Place> finished_targets;
     for (Place target : log.targets) {
       target.name = FinishedName(target.name);
@@ -212,8 +235,8 @@ std::set<Place> ResolveCompactions(const Listing& listing, std::vector<std::stri
     bool targets_complete = true;
     for (const Place& target : finished_targets) {
       if (log.empty_targets.count(target) > 0) continue;
-      auto it = listing.files.find(target);
-      if (it == listing.files.end() || !IsCompleteTsFile(it->second)) targets_complete = false;
+      const std::optional<std::string> path = found_at(target);
+      if (!path.has_value() || !IsCompleteTsFile(*path)) targets_complete = false;
     }
     if (targets_complete) {
       for (const Place& source : log.sources) left_out.insert(source);
@@ -390,6 +413,10 @@ absl::StatusOr<IotdbLayout> FindLayout(const std::vector<std::string>& inputs) {
       if (is_file) {
         if (ParseTsFileName(where.name) && PartitionId(where.partition)) {
           listing.files.emplace(where, input);
+          // Its partition's compaction logs, in both spaces (a cross-space log lies beside its targets).
+          for (const char* space : {"sequence", "unsequence"}) {
+            ReadCompactionLogs(enclosing->first / space / where.database / where.region / where.partition, listing);
+          }
           continue;
         }
         plain_inputs.push_back(input);
