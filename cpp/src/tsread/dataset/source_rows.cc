@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "tsread/common/bitmap.h"
+
 namespace tsread {
 namespace {
 
@@ -43,9 +45,7 @@ void CopyValidity(const ColumnVector& from, size_t begin, size_t count, ColumnVe
     SetBitRange(to.validity, at, count);
     return;
   }
-  for (size_t r = 0; r < count; ++r) {
-    if (from.IsValid(begin + r)) to.validity[(at + r) >> 3] |= static_cast<uint8_t>(1u << ((at + r) & 7));
-  }
+  CopyBits(from.validity.data(), begin, to.validity.data(), at, count);
 }
 
 // Copies row `from_row` of `from` to row `to_row` of `to` (same type; `to` sized, binary `to`

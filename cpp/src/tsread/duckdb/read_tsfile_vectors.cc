@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tsread/aggregate/run_reduce.h"
+#include "tsread/common/bitmap.h"
 #include "tsread/common/calendar.h"
 #include "tsread/duckdb/function_support.h"
 
@@ -57,11 +58,7 @@ void CopyValidity(const ColumnVector& values, size_t offset, duckdb_vector vecto
     std::memcpy(validity, values.validity.data() + offset / 8, (rows + 7) / 8);
     return;
   }
-  for (size_t r = 0; r < rows; ++r) {
-    const uint64_t bit = uint64_t{1} << ((at + r) % 64);
-    uint64_t& word = validity[(at + r) / 64];
-    word = values.IsValid(offset + r) ? (word | bit) : (word & ~bit);
-  }
+  CopyBits(values.validity.data(), offset, reinterpret_cast<uint8_t*>(validity), at, rows);
 }
 
 }  // namespace

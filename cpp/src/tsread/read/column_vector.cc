@@ -4,6 +4,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tsread/common/bitmap.h"
+
 namespace tsread {
 namespace {
 
@@ -197,9 +199,7 @@ void ColumnVector::AssignRows(const ColumnVector& from, size_t begin, size_t cou
   }
   length = count;
   validity.assign(BitmapBytes(count), 0);
-  for (size_t r = 0; r < count; ++r) {
-    if (from.IsValid(begin + r)) validity[r >> 3] |= static_cast<uint8_t>(1u << (r & 7));
-  }
+  CopyBits(from.validity.data(), begin, validity.data(), 0, count);
   const bool fixed_width =
       VisitFixedWidthValues(type, [&](auto values) { AssignRange(this->*values, from.*values, begin, count); });
   if (!fixed_width) {
