@@ -141,22 +141,34 @@ TEST_F(DataDirectoryTest, Mods2WinsOverModsAndEmptyOnesCountAsAbsent) {
   EXPECT_FALSE(DeletionFileOf(file).has_value());
 }
 
-// Case 18: a compaction log decides between sources and targets.
-TEST_F(DataDirectoryTest, ACompactionLogKeepsTheSourcesWhileTheyAllExist) {
-  const std::string a = LayoutPath(root_, true, 1, 1);
-  const std::string b = LayoutPath(root_, true, 2, 2);
-  WriteTableFile(a, {{{1, "a", 1, {}}}});
-  WriteTableFile(b, {{{2, "a", 2, {}}}});
-  const fs::path partition = fs::path(a).parent_path();
-  WriteTableFile((partition / "1-1-1-0.tsfile").string(), {{{1, "a", 1, {}}, {2, "a", 2, {}}}});
-  std::ofstream(partition / "1-1-1-0.inner-compaction.log")
-      << "source sequence db1 1 0 1-1-0-0.tsfile\nsource sequence db1 1 0 2-2-0-0.tsfile\n"
-      << "target sequence db1 1 0 1-1-1-0.inner\n";
+// Case 18: a compaction log decides between sources and targets. The partition: sources
+// 1-1-0-0 and 2-2-0-0 merged by an inner compaction into 1-1-1-0 (complete), its log beside them.
+class CompactionLogTest : public DataDirectoryTest {
+ protected:
+  void SetUp() override {
+    DataDirectoryTest::SetUp();
+    a_ = LayoutPath(root_, true, 1, 1);
+    b_ = LayoutPath(root_, true, 2, 2);
+    WriteTableFile(a_, {{{1, "a", 1, {}}}});
+    WriteTableFile(b_, {{{2, "a", 2, {}}}});
+    partition_ = fs::path(a_).parent_path();
+    target_ = (partition_ / "1-1-1-0.tsfile").string();
+    WriteTableFile(target_, {{{1, "a", 1, {}}, {2, "a", 2, {}}}});
+    std::ofstream(partition_ / "1-1-1-0.inner-compaction.log")
+        << "source sequence db1 1 0 1-1-0-0.tsfile\nsource sequence db1 1 0 2-2-0-0.tsfile\n"
+        << "target sequence db1 1 0 1-1-1-0.inner\n";
+  }
+
+  std::string a_, b_, target_;
+  fs::path partition_;
+};
+
+TEST_F(CompactionLogTest, KeepsTheSourcesWhileTheyAllExist) {
   absl::StatusOr<IotdbLayout> layout = FindLayout({root_});
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
   // A source gone and the target complete: the target only.
-  fs::remove(b);
+  fs::remove(b_);
   layout = FindLayout({root_});
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-1-0.tsfile"));
@@ -165,28 +177,18 @@ TEST_F(DataDirectoryTest, ACompactionLogKeepsTheSourcesWhileTheyAllExist) {
 
 // The same for inputs that name files (a glob, or files one by one): the compaction logs of their
 // partitions are read, and what the log names is looked for on disk.
-TEST_F(DataDirectoryTest, ACompactionLogAppliesToFilesNamedByAGlob) {
-  const std::string a = LayoutPath(root_, true, 1, 1);
-  const std::string b = LayoutPath(root_, true, 2, 2);
-  WriteTableFile(a, {{{1, "a", 1, {}}}});
-  WriteTableFile(b, {{{2, "a", 2, {}}}});
-  const fs::path partition = fs::path(a).parent_path();
-  const std::string target = (partition / "1-1-1-0.tsfile").string();
-  WriteTableFile(target, {{{1, "a", 1, {}}, {2, "a", 2, {}}}});
-  std::ofstream(partition / "1-1-1-0.inner-compaction.log")
-      << "source sequence db1 1 0 1-1-0-0.tsfile\nsource sequence db1 1 0 2-2-0-0.tsfile\n"
-      << "target sequence db1 1 0 1-1-1-0.inner\n";
-  const std::string glob = (partition / "*.tsfile").string();
+TEST_F(CompactionLogTest, AppliesToFilesNamedByAGlob) {
+  const std::string glob = (partition_ / "*.tsfile").string();
   absl::StatusOr<IotdbLayout> layout = FindLayout({glob});
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
   EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its sources are read, not its targets")));
   // Named alone, the target is still a leftover while the sources exist.
-  layout = FindLayout({a, target});
+  layout = FindLayout({a_, target_});
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile"));
   // A source gone and the target complete: the target only.
-  fs::remove(b);
+  fs::remove(b_);
   layout = FindLayout({glob});
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-1-0.tsfile"));

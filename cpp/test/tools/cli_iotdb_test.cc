@@ -259,17 +259,16 @@ TEST(CliIotdbTest, ATreeSeriesOfAlteredTypeReadsAsOneSeries) {
   doubles.doubles = {2.5, 4.5};
   testing::WriteTreeFile(dir + "/sequence/root.sg1/2/2810/1-1-0-0.tsfile", {{{1, 2, 3}, testing::Int32s({10, 20, 30})}});
   testing::WriteTreeFile(dir + "/unsequence/root.sg1/2/2810/2-2-0-0.tsfile", {{{2, 4}, doubles}});
-  const std::string data = "'" + dir + "'";
-  RunResult cat = RunTsread("cat " + data + " --tree");
-  ASSERT_EQ(cat.exit_code, 0) << cat.err;
-  EXPECT_EQ(cat.out, "device,measurement,time,value\nroot.sg1.d1,s1,1,10.0\nroot.sg1.d1,s1,2,2.5\n"
-                     "root.sg1.d1,s1,3,30.0\nroot.sg1.d1,s1,4,4.5\n");
-  RunResult last = RunTsread("last " + data + " --tree");
-  ASSERT_EQ(last.exit_code, 0) << last.err;
-  EXPECT_EQ(last.out, "device,measurement,time,value\nroot.sg1.d1,s1,4,4.5\n");
-  RunResult raw = RunTsread("cat " + data + " --tree --raw");
-  ASSERT_EQ(raw.exit_code, 0) << raw.err;
-  EXPECT_THAT(raw.out, HasSubstr("root.sg1.d1,s1,2,20\n"));
+  // The output of `tsread COMMAND 'dir' --tree FLAGS`, which must succeed.
+  auto output = [&](const std::string& command, const std::string& flags = "") {
+    RunResult run = RunTsread(command + " '" + dir + "' --tree" + flags);
+    EXPECT_EQ(run.exit_code, 0) << command << flags << ": " << run.err;
+    return run.out;
+  };
+  EXPECT_EQ(output("cat"), "device,measurement,time,value\nroot.sg1.d1,s1,1,10.0\nroot.sg1.d1,s1,2,2.5\n"
+                           "root.sg1.d1,s1,3,30.0\nroot.sg1.d1,s1,4,4.5\n");
+  EXPECT_EQ(output("last"), "device,measurement,time,value\nroot.sg1.d1,s1,4,4.5\n");
+  EXPECT_THAT(output("cat", " --raw"), HasSubstr("root.sg1.d1,s1,2,20\n"));
   std::filesystem::remove_all(dir);
 }
 
