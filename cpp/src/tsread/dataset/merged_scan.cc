@@ -7,6 +7,7 @@
 
 #include "tsread/dataset/column_cast.h"
 #include "tsread/io/status_macros.h"
+#include "tsread/read/page_times.h"
 #include "tsread/read/projection.h"
 
 namespace tsread {
@@ -446,7 +447,7 @@ absl::Status MergedScanner::Cursor::StartDevice() {
     if (rows == nullptr) continue;
     if (k - first < masks.size()) ApplyMask(masks[k - first], *rows);
     // A file whose chunks repeat times holds several runs: the later chunks' rows after the earlier.
-    if (RunStarts(*rows) == 1) continue;
+    if (StrictlyIncreasing(rows->times)) continue;
     std::vector<SourceRows> cut = SplitRuns(std::move(*rows));
     *rows = std::move(cut[0]);
     for (size_t c = 1; c < cut.size(); ++c) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "tsread/common/bitmap.h"
+#include "tsread/read/page_times.h"
 
 namespace tsread {
 namespace {
@@ -154,13 +155,6 @@ void AppendRows(std::span<const int64_t> times, std::span<const ColumnVector> co
 
 namespace {
 
-bool StrictlyIncreasing(const std::vector<int64_t>& times) {
-  for (size_t r = 1; r < times.size(); ++r) {
-    if (times[r] <= times[r - 1]) return false;
-  }
-  return true;
-}
-
 // The rows of increasing `times` inside `ranges` (inclusive time ranges, any order), as ascending
 // disjoint [begin, end) row ranges: two binary searches a range.
 std::vector<std::pair<size_t, size_t>> RowsInRanges(const std::vector<int64_t>& times,
@@ -202,17 +196,7 @@ void ApplyMaskToIncreasing(const SourceMask& mask, SourceRows& rows) {
   for (ColumnVector& column : rows.columns) {
     if (HoldsRows(column, n)) column.RemoveRanges(removed);
   }
-  size_t kept = 0, from = 0;
-  auto keep_block = [&](size_t begin, size_t end) {
-    if (kept != begin && begin < end) std::memmove(&rows.times[kept], &rows.times[begin], (end - begin) * sizeof(int64_t));
-    kept += end - begin;
-  };
-  for (const auto& [begin, end] : removed) {
-    keep_block(from, begin);
-    from = end;
-  }
-  keep_block(from, n);
-  rows.times.resize(kept);
+  RemoveEntryRanges(rows.times, removed);
 }
 
 }  // namespace
@@ -245,12 +229,6 @@ void ApplyMask(const SourceMask& mask, SourceRows& rows) {
   for (ColumnVector& column : rows.columns) {
     if (HoldsRows(column, n)) column.KeepRows(keep);
   }
-}
-
-size_t RunStarts(const SourceRows& rows) {
-  size_t starts = 1;
-  for (size_t r = 1; r < rows.num_rows(); ++r) starts += rows.times[r] <= rows.times[r - 1];
-  return starts;
 }
 
 std::vector<SourceRows> SplitRuns(SourceRows rows) {

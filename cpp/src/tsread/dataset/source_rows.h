@@ -51,8 +51,6 @@ void ApplyMask(const SourceMask& mask, SourceRows& rows);
 // one before it starts a new run, so the rows of one time in several chunks land in different
 // runs, a later chunk's in a later run (a chunk's own times always increase).
 std::vector<SourceRows> SplitRuns(SourceRows rows);
-// How many runs SplitRuns would cut `rows` into (1: already in increasing time).
-size_t RunStarts(const SourceRows& rows);
 // The merge of `runs` (lowest priority first): a row at every time any run has, each value from
 // the highest-priority run whose value at that time is not null (IoTDB's per-column merge: a null
 // never hides a value of a lower-priority run).

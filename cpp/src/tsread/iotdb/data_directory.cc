@@ -149,22 +149,29 @@ struct Listing {
   std::vector<std::string> notes;
 };
 
+// Whether partition folder `dir`'s compaction logs are still to be read (then they count as read).
+bool LogsUnread(const fs::path& dir, Listing& listing) {
+  return listing.logs_read.insert(dir.lexically_normal().string()).second;
+}
+
+// Whether `file` (in a partition folder) is a compaction log; read into the listing when `read`.
+bool TakeCompactionLog(const fs::path& file, bool read, Listing& listing) {
+  if (!EndsWith(file.filename().string(), "-compaction.log")) return false;
+  if (read) listing.logs.push_back(ReadCompactionLog(file));
+  return true;
+}
+
 // Reads the compaction logs of partition folder `dir` into the listing, once a folder.
 void ReadCompactionLogs(const fs::path& dir, Listing& listing) {
-  if (!listing.logs_read.insert(dir.string()).second || !IsDirectory(dir)) return;
-  for (const fs::path& file : RegularFiles(dir)) {
-    if (EndsWith(file.filename().string(), "-compaction.log")) listing.logs.push_back(ReadCompactionLog(file));
-  }
+  if (!IsDirectory(dir) || !LogsUnread(dir, listing)) return;
+  for (const fs::path& file : RegularFiles(dir)) TakeCompactionLog(file, true, listing);
 }
 
 void ListPartition(const fs::path& dir, const Place& where, Listing& listing) {
-  listing.logs_read.insert(dir.string());
+  const bool read_logs = LogsUnread(dir, listing);
   for (const fs::path& file : RegularFiles(dir)) {
+    if (TakeCompactionLog(file, read_logs, listing)) continue;
     const std::string name = file.filename().string();
-    if (EndsWith(name, "-compaction.log")) {
-      listing.logs.push_back(ReadCompactionLog(file));
-      continue;
-    }
     if (!EndsWith(name, ".tsfile")) continue;  // .inner, .cross, .settle, .broken, mods, resources
     if (!ParseTsFileName(name)) {
       listing.notes.push_back(absl::StrCat(file.string(), " is left out: not an IoTDB TsFile name ({time}-{version}-{inner}-{cross}.tsfile)"));

@@ -90,6 +90,15 @@ struct SeriesTypes {
   }
 };
 
+// Adds the series of `series` (one device's in dataset file `file`) that a tree scan with
+// `options` reads — not the time column, a selected measurement — to `out`, by measurement.
+void AddScannedSeries(const std::vector<TimeseriesMetadata>& series, size_t file, const TreeScanOptions& options,
+                      std::map<std::string, SeriesTypes>& out) {
+  for (const TimeseriesMetadata& s : series) {
+    if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) out[s.measurement].Add(s.data_type, file);
+  }
+}
+
 // The type IoTDB reads a series as: its files' one type, or after ALTER ... SET DATA TYPE the one
 // every file's type casts to (AlteredType). Types no alteration joins are an error naming two files.
 absl::StatusOr<DataType> SeriesType(const SeriesTypes& seen, std::string_view device, std::string_view measurement,
@@ -157,11 +166,7 @@ absl::StatusOr<std::vector<TreeSeriesInfo>> IotdbDataset::TreeSeries(const std::
       TSREAD_ASSIGN_OR_RETURN(std::shared_ptr<const TsFileReader> reader, dataset_->OpenFile(place->file));
       absl::StatusOr<std::vector<TimeseriesMetadata>> in_file = reader->ReadTimeseries(place->location);
       if (!in_file.ok()) return WithFileName(in_file.status(), layout_.files[place->file].path);
-      for (const TimeseriesMetadata& s : *in_file) {
-        if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) {
-          series[s.measurement].Add(s.data_type, place->file);
-        }
-      }
+      AddScannedSeries(*in_file, place->file, options, series);
     }
     for (const auto& [measurement, types] : series) {
       TSREAD_ASSIGN_OR_RETURN(DataType type, SeriesType(types, device.name, measurement, layout_));
@@ -190,13 +195,7 @@ absl::Status IotdbDataset::ScanTreeDevice(const TreeDeviceFiles& device, const T
   }
   std::sort(places.begin(), places.end(), [](const DeviceInFile& a, const DeviceInFile& b) { return a.file < b.file; });
   std::map<std::string, SeriesTypes> measurements;
-  for (const DeviceInFile& place : places) {
-    for (const TimeseriesMetadata& s : place.series) {
-      if (!s.is_time_column() && TreeMeasurementSelected(options, s.measurement)) {
-        measurements[s.measurement].Add(s.data_type, place.file);
-      }
-    }
-  }
+  for (const DeviceInFile& place : places) AddScannedSeries(place.series, place.file, options, measurements);
   for (const auto& [measurement, types] : measurements) {
     TSREAD_ASSIGN_OR_RETURN(const DataType type, SeriesType(types, name, measurement, layout_));
     for (size_t begin = 0; begin < places.size();) {

@@ -143,11 +143,11 @@ void ColumnVector::KeepRange(size_t begin, size_t end) {
 
 void ColumnVector::RemoveRanges(std::span<const std::pair<size_t, size_t>> ranges) {
   if (length == 0 || ranges.empty()) return;  // a TAG/ATTRIBUTE placeholder, or nothing removed
-  const bool binary = PhysicalTypeOf(type) == PhysicalType::kBinary;
   const bool all_valid = null_count == 0;
+  const bool binary = !VisitFixedWidthValues(type, [&](auto values) { RemoveEntryRanges(this->*values, ranges); });
   size_t kept = 0;   // rows kept so far: the next block's destination
   int32_t byte_end = 0;
-  // Moves rows [begin, end) down to row `kept`.
+  // Moves the bits of rows [begin, end) (and a binary column's offsets and bytes) down to row `kept`.
   auto keep_block = [&](size_t begin, size_t end) {
     if (begin >= end) return;
     const size_t count = end - begin;
@@ -162,11 +162,6 @@ void ColumnVector::RemoveRanges(std::span<const std::pair<size_t, size_t>> range
       }
       for (size_t r = 0; r < count; ++r) offsets[kept + r] = offsets[begin + r] - base + byte_end;
       byte_end += stop - base;
-    } else if (kept != begin) {
-      VisitFixedWidthValues(type, [&](auto values) {
-        auto& v = this->*values;
-        std::memmove(v.data() + kept, v.data() + begin, count * sizeof(v[0]));
-      });
     }
     kept += count;
   };
@@ -180,8 +175,6 @@ void ColumnVector::RemoveRanges(std::span<const std::pair<size_t, size_t>> range
     offsets[kept] = byte_end;
     offsets.resize(kept + 1);
     bytes.resize(static_cast<size_t>(byte_end));
-  } else {
-    VisitFixedWidthValues(type, [&](auto values) { (this->*values).resize(kept); });
   }
   length = kept;
   validity.resize(BitmapBytes(kept));

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -92,6 +93,23 @@ void KeepEntries(std::vector<T>& values, const std::vector<uint8_t>& keep) {
     if (keep[r]) values[out++] = values[r];
   }
   values.resize(out);
+}
+
+// Removes the entries of `ranges` ([begin, end) pairs, ascending and disjoint) from `values`,
+// moving the entries between them down in blocks.
+template <typename T>
+void RemoveEntryRanges(std::vector<T>& values, std::span<const std::pair<size_t, size_t>> ranges) {
+  size_t kept = 0, from = 0;
+  auto keep_block = [&](size_t begin, size_t end) {
+    if (kept != begin && begin < end) std::memmove(values.data() + kept, values.data() + begin, (end - begin) * sizeof(T));
+    kept += end - begin;
+  };
+  for (const auto& [begin, end] : ranges) {
+    keep_block(from, begin);
+    from = end;
+  }
+  keep_block(from, values.size());
+  values.resize(kept);
 }
 
 }  // namespace tsread

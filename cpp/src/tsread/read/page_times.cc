@@ -51,13 +51,6 @@ TSREAD_TARGET_AVX2 bool StrictlyIncreasingAvx2(std::span<const int64_t> times) {
 }
 #endif
 
-bool StrictlyIncreasing(std::span<const int64_t> times) {
-#if TSREAD_AVX2_DISPATCH
-  if (CpuHasAvx2()) return StrictlyIncreasingAvx2(times);
-#endif
-  return StrictlyIncreasingLoop(times);
-}
-
 // The first row whose time is not after the one before it (times must not be increasing).
 size_t FirstNonIncreasing(std::span<const int64_t> times) {
   for (size_t r = 1; r < times.size(); ++r) {
@@ -67,6 +60,13 @@ size_t FirstNonIncreasing(std::span<const int64_t> times) {
 }
 
 }  // namespace
+
+bool StrictlyIncreasing(std::span<const int64_t> times) {
+#if TSREAD_AVX2_DISPATCH
+  if (CpuHasAvx2()) return StrictlyIncreasingAvx2(times);
+#endif
+  return StrictlyIncreasingLoop(times);
+}
 
 absl::Status CheckPageTimes(const ChunkHeader& chunk, const PageRef& page, std::span<const int64_t> times,
                             const Statistics& chunk_statistics, std::optional<int64_t> previous) {

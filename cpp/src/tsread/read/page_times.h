@@ -28,6 +28,10 @@ namespace tsread {
 absl::Status CheckPageTimes(const ChunkHeader& chunk, const PageRef& page, std::span<const int64_t> times,
                             const Statistics& chunk_statistics, std::optional<int64_t> previous);
 
+// Whether every time is after the one before it (vectorized where the CPU allows): rows in time
+// order, each time once.
+bool StrictlyIncreasing(std::span<const int64_t> times);
+
 // Keeps the rows of a checked page (CheckPageTimes: its times strictly increase) whose time is in
 // `range`: one run, cut from `times` and from each of `columns` (ColumnVector::KeepRange), with no
 // per-row selection.
