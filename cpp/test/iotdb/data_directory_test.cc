@@ -183,6 +183,15 @@ TEST_F(CompactionLogTest, AppliesToFilesNamedByAGlob) {
   ASSERT_TRUE(layout.ok()) << layout.status();
   EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
   EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its sources are read, not its targets")));
+  // The glob and the folder together, in either order: the log is read once.
+  layout = FindLayout({glob, root_});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
+  EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its sources are read, not its targets")));
+  layout = FindLayout({root_, glob});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(Names(*layout), ElementsAre("1-1-0-0.tsfile", "2-2-0-0.tsfile"));
+  EXPECT_THAT(layout->notes, ElementsAre(HasSubstr("its sources are read, not its targets")));
   // Named alone, the target is still a leftover while the sources exist.
   layout = FindLayout({a_, target_});
   ASSERT_TRUE(layout.ok()) << layout.status();
