@@ -18,6 +18,7 @@
 #include "progress_bar.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/dataset/merged_scan.h"
+#include "tsread/dataset/merged_threads.h"
 #include "tsread/aggregate/file_summary.h"
 #include "tsread/aggregate/run_reduce.h"
 #include "value_format.h"
@@ -185,14 +186,13 @@ int RunScan(const Args& args) {
   options.num_threads = *threads;
 
   const auto start = std::chrono::steady_clock::now();
-  // IoTDB data merged (one thread), or the files as written.
+  // IoTDB data merged (each thread a part of every time partition's devices), or the files as written.
   absl::StatusOr<std::unique_ptr<iotdb::IotdbDataset>> iotdb_data = OpenIotdbInputs(args);
   if (!iotdb_data.ok()) return Fail(iotdb_data.status());
   std::unique_ptr<Dataset> plain;
   std::unique_ptr<DatasetScanner> scanner;
   std::unique_ptr<MergedScanner> merged;
   if (*iotdb_data != nullptr) {
-    options.num_threads = 1;
     absl::StatusOr<std::unique_ptr<MergedScanner>> s = (*iotdb_data)->ScanTable(options);
     if (!s.ok()) return Fail(s.status());
     merged = std::move(*s);
@@ -229,8 +229,7 @@ int RunScan(const Args& args) {
     AddBatch(projection, batch, tally.stats);
     return absl::OkStatus();
   };
-  absl::Status status = merged ? merged->Scan([&](const TableBatch& batch) { return add(0, batch); })
-                               : scanner->Scan(add);
+  absl::Status status = merged ? ScanMergedOnThreads(*merged, options.num_threads, add) : scanner->Scan(add);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) return Fail(status);
   progress.Finish();

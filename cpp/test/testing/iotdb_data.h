@@ -160,6 +160,21 @@ class Mods2 {
   std::string bytes_;
 };
 
+// Row `r` of a batch of table t's merged scan as "time,tag1,s1,s2" ("" for null), the columns as
+// `projection` orders them.
+inline std::string TRowText(const TableBatch& b, size_t r, const std::vector<ProjectedColumn>& projection) {
+  std::string row = absl::StrCat(b.times[r]);
+  for (size_t j = 0; j < projection.size(); ++j) {
+    row += ",";
+    if (projection[j].category == ColumnCategory::kTag) {
+      row += std::string(b.tag(j).value_or(""));
+    } else if (b.columns[j].IsValid(r)) {
+      row += absl::StrCat(b.columns[j].int32s[r]);
+    }
+  }
+  return row;
+}
+
 // The rows of table t the merged scan of `inputs` returns, as "time,tag1,s1,s2" ("" for null), sorted.
 inline std::vector<std::string> MergedRows(const std::vector<std::string>& inputs, DatasetScanOptions options = {}) {
   std::vector<std::string> rows;
@@ -171,18 +186,7 @@ inline std::vector<std::string> MergedRows(const std::vector<std::string>& input
   EXPECT_TRUE(scanner.ok()) << scanner.status();
   if (!scanner.ok()) return rows;
   absl::Status s = (*scanner)->Scan([&](const TableBatch& b) {
-    for (size_t r = 0; r < b.num_rows(); ++r) {
-      std::string row = absl::StrCat(b.times[r]);
-      for (size_t j = 0; j < (*scanner)->projection().size(); ++j) {
-        row += ",";
-        if ((*scanner)->projection()[j].category == ColumnCategory::kTag) {
-          row += std::string(b.tag(j).value_or(""));
-        } else if (b.columns[j].IsValid(r)) {
-          row += absl::StrCat(b.columns[j].int32s[r]);
-        }
-      }
-      rows.push_back(row);
-    }
+    for (size_t r = 0; r < b.num_rows(); ++r) rows.push_back(TRowText(b, r, (*scanner)->projection()));
     return absl::OkStatus();
   });
   EXPECT_TRUE(s.ok()) << s;

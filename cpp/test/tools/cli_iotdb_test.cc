@@ -239,6 +239,11 @@ TEST(CliIotdbTest, GenWritesAnIotdbDirectoryThatReadsAsItsRulesSay) {
   RunResult scan = RunTsread("scan '" + dir + "' --json");
   ASSERT_EQ(scan.exit_code, 0) << scan.err;
   EXPECT_EQ(nlohmann::json::parse(scan.out)["rows"], 180);
+  // On two threads (one device each): the same rows, counts and extremes.
+  RunResult threads = RunTsread("scan '" + dir + "' --json --threads 2");
+  ASSERT_EQ(threads.exit_code, 0) << threads.err;
+  EXPECT_EQ(nlohmann::json::parse(threads.out)["rows"], 180);
+  EXPECT_EQ(nlohmann::json::parse(threads.out)["columns"], nlohmann::json::parse(scan.out)["columns"]);
   RunResult raw = RunTsread("scan '" + dir + "' --json --raw");
   ASSERT_EQ(raw.exit_code, 0) << raw.err;
   EXPECT_GT(nlohmann::json::parse(raw.out)["rows"], 200);  // the rewritten rows twice, the deleted ones too

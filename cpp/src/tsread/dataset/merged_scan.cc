@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "tsread/dataset/column_cast.h"
 #include "tsread/io/status_macros.h"
 #include "tsread/read/page_times.h"
@@ -136,9 +137,16 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   return scanner;
 }
 
-absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor() const {
+absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(size_t part, size_t parts,
+                                                                 SharedGroupPlans* shared) const {
+  if (part >= parts) {
+    return absl::InvalidArgumentError(absl::StrCat("merged scan part ", part, " of ", parts, " does not exist"));
+  }
+  if (shared != nullptr && !ReadsPartsConcurrently()) {
+    return absl::InvalidArgumentError("a merged scan with a statistics filter plans each part's files itself");
+  }
   TSREAD_ASSIGN_OR_RETURN(RowFilter filter, RowFilter::Bind(row_predicates_, inner_->projection()));
-  return Cursor(this, std::move(filter));
+  return Cursor(this, std::move(filter), part, parts, shared);
 }
 
 absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
@@ -150,8 +158,9 @@ absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>&
   }
 }
 
-MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter)
-    : scanner_(scanner), filter_(std::move(filter)) {}
+MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter, size_t part, size_t parts,
+                              SharedGroupPlans* shared)
+    : scanner_(scanner), filter_(std::move(filter)), part_(part), parts_(parts), shared_(shared) {}
 
 absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
   while (true) {
@@ -194,52 +203,71 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
       TSREAD_RETURN_IF_ERROR(StartGroup());
       continue;
     }
+    LeaveGroup();
     return nullptr;
   }
 }
 
+void MergedScanner::Cursor::LeaveGroup() {
+  devices_.clear();
+  files_.clear();  // the file cursors, before the scanners they read
+  if (shared_ != nullptr && next_group_ > 0) shared_->Release(next_group_ - 1);
+}
+
 absl::Status MergedScanner::Cursor::StartGroup() {
-  const MergeGroup& group = scanner_->groups_[next_group_++];
+  LeaveGroup();
+  const size_t group_index = next_group_++;
+  const MergeGroup& group = scanner_->groups_[group_index];
   const Dataset& dataset = *scanner_->dataset_;
   // Every file of the group planned at once: a device's sources are read side by side.
   entries_.clear();
-  devices_.clear();
   next_device_ = 0;
-  files_.clear();
-  for (size_t rank = 0; rank < group.files.size(); ++rank) {
+  const size_t count = group.files.size();
+  files_.resize(count);
+  // Parts sharing plans start at different files: they plan different ones side by side.
+  const size_t start = shared_ != nullptr ? count * part_ / parts_ : 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t rank = (start + i) % count;
     auto read = std::make_unique<FileRead>();
     read->file = group.files[rank];
     read->masked = group.masked.empty() || group.masked[rank];
-    if (scanner_->statistics_.filter != nullptr) {
-      read->gate = std::make_unique<GatedFilter>(&scanner_->statistics_, read->file);
+    if (shared_ != nullptr) {
+      TSREAD_ASSIGN_OR_RETURN(read->plan, shared_->Plan(group_index, rank));
+    } else {
+      if (scanner_->statistics_.filter != nullptr) {
+        read->gate = std::make_unique<GatedFilter>(&scanner_->statistics_, read->file);
+      }
+      TSREAD_ASSIGN_OR_RETURN(read->own_plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));
+      if (read->own_plan.has_value()) read->plan = &*read->own_plan;
     }
-    TSREAD_ASSIGN_OR_RETURN(read->plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));
     read->recast = RecastColumns(dataset.files()[read->file], scanner_->inner_->options().table,
                                  scanner_->inner_->projection());
-    if (read->plan.has_value()) {
+    if (read->plan != nullptr) {
       const TableScanner& s = *read->plan->scanner;
-      for (size_t i = 0; i < s.device_count(); ++i) {
-        entries_.push_back(Entry{&s.planned_device(i).id, rank, i});
-        if (i > 0 && !DeviceIdPrecedes(s.planned_device(i - 1).id, s.planned_device(i).id)) read->in_order = false;
-      }
-      if (read->in_order && s.device_count() > 0) {
-        absl::Status opened = s.OpenCursorInto(ScanSplit{0, s.device_count(), 0, 0, 0, 0}, read->cursor);
-        if (!opened.ok()) return WithFileName(opened, dataset.files()[read->file].path);
+      for (size_t d = 0; d < s.device_count(); ++d) {
+        entries_.push_back(Entry{&s.planned_device(d).id, rank, d});
+        if (d > 0 && !DeviceIdPrecedes(s.planned_device(d - 1).id, s.planned_device(d).id)) read->in_order = false;
       }
     }
-    files_.push_back(std::move(read));
+    files_[rank] = std::move(read);
   }
-  // Each in-order file's devices are sorted already: merging them takes a few comparisons per
-  // device where sorting all took a dozen (a group may hold thousands of files' devices).
-  const bool all_in_order = std::all_of(files_.begin(), files_.end(), [](const auto& f) { return f->in_order; });
+  SortEntries();
+  KeepPart();
+  TSREAD_RETURN_IF_ERROR(OpenFileCursors());
+  return PlanDevices();
+}
+
+void MergedScanner::Cursor::SortEntries() {
   auto before = [](const Entry& a, const Entry& b) {
     if (DeviceIdPrecedes(*a.id, *b.id)) return true;
     if (DeviceIdPrecedes(*b.id, *a.id)) return false;
     return a.rank < b.rank;
   };
-  if (!all_in_order) {
+  // Each in-order file's devices are sorted already: merging them takes a few comparisons per
+  // device where sorting all took a dozen (a group may hold thousands of files' devices).
+  if (!std::all_of(files_.begin(), files_.end(), [](const auto& f) { return f->in_order; })) {
     std::stable_sort(entries_.begin(), entries_.end(), before);
-    return PlanDevices();
+    return;
   }
   std::vector<Entry> merged;
   merged.reserve(entries_.size());
@@ -266,7 +294,39 @@ absl::Status MergedScanner::Cursor::StartGroup() {
     }
   }
   entries_ = std::move(merged);
-  return PlanDevices();
+}
+
+void MergedScanner::Cursor::KeepPart() {
+  if (parts_ == 1) return;
+  // The entries of device d (its place among the group's devices) stay when d falls in
+  // [devices * part / parts, devices * (part + 1) / parts).
+  size_t devices = 0;
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    if (k == 0 || *entries_[k].id != *entries_[k - 1].id) ++devices;
+  }
+  const size_t lo = devices * part_ / parts_, hi = devices * (part_ + 1) / parts_;
+  size_t device = 0, kept = 0;
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    if (k > 0 && *entries_[k].id != *entries_[k - 1].id) ++device;
+    if (device >= lo && device < hi) entries_[kept++] = entries_[k];
+  }
+  entries_.resize(kept);
+}
+
+absl::Status MergedScanner::Cursor::OpenFileCursors() {
+  // An in-order file's kept devices are consecutive in it: one cursor reads them in turn.
+  std::vector<std::pair<size_t, size_t>> span(files_.size(), {SIZE_MAX, 0});  // [first, last] kept device
+  for (const Entry& e : entries_) {
+    span[e.rank] = {std::min(span[e.rank].first, e.device), std::max(span[e.rank].second, e.device)};
+  }
+  for (size_t rank = 0; rank < files_.size(); ++rank) {
+    FileRead& read = *files_[rank];
+    if (!read.in_order || span[rank].first == SIZE_MAX) continue;
+    const size_t count = span[rank].second - span[rank].first + 1;
+    absl::Status opened = read.plan->scanner->OpenCursorInto(ScanSplit{span[rank].first, count, 0, 0, 0, 0}, read.cursor);
+    if (!opened.ok()) return WithFileName(opened, scanner_->dataset_->files()[read.file].path);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status MergedScanner::Cursor::PlanDevices() {

@@ -13,7 +13,8 @@
 //   - the value predicates are decided on the merged rows (a source's value may be replaced).
 // A device with a single source, no mask and chunks in time order is streamed as the plain scan
 // reads it. Batches come out group by group, in device order within a group, each device's rows in
-// time order; one thread.
+// time order. A cursor may read one part of every group's devices (a contiguous share of their
+// order): parts read on threads at once cover every row once (ScanMergedOnThreads).
 #ifndef TSREAD_DATASET_MERGED_SCAN_H_
 #define TSREAD_DATASET_MERGED_SCAN_H_
 
@@ -29,6 +30,7 @@
 
 #include "absl/status/statusor.h"
 #include "tsread/dataset/dataset_scanner.h"
+#include "tsread/dataset/shared_group_plans.h"
 #include "tsread/dataset/row_filter.h"
 #include "tsread/dataset/source_rows.h"
 #include "tsread/io/read_ahead.h"
@@ -124,7 +126,8 @@ class MergedScanner {
     struct FileRead {
       size_t file = 0;  // in the dataset
       std::unique_ptr<GatedFilter> gate;  // declared before plan: the scanner points to it
-      std::optional<DatasetScanner::FileScan> plan;
+      std::optional<DatasetScanner::FileScan> own_plan;  // without shared plans
+      const DatasetScanner::FileScan* plan = nullptr;  // own_plan's, or the shared one; null: no rows
       bool masked = false;
       // Read columns this file stores with another type than the scan's (a type the dataset
       // unified: DatasetOptions::unify_types): cast in each batch, never from statistics.
@@ -135,9 +138,17 @@ class MergedScanner {
       size_t reopened_at = SIZE_MAX;  // !in_order: the device the cursor was opened on
       ReadAhead metadata{ReadAhead::kMetadataWindowBytes};  // the devices' series metadata, in order
     };
-    explicit Cursor(const MergedScanner* scanner, RowFilter filter);
-    // Plans the next group's files and lists their devices.
+    Cursor(const MergedScanner* scanner, RowFilter filter, size_t part, size_t parts, SharedGroupPlans* shared);
+    // Drops the group's files (and tells `shared_` so).
+    void LeaveGroup();
+    // Plans the next group's files and lists their devices (this cursor's part of them).
     absl::Status StartGroup();
+    // Sorts entries_ by device then rank (the files' lists merged where each is in order).
+    void SortEntries();
+    // Keeps in entries_ this cursor's part of the group's devices.
+    void KeepPart();
+    // Opens each in-order file's cursor over its devices left in entries_.
+    absl::Status OpenFileCursors();
     // Plans every device of the group (PlanDevice) and opens the statistics of those streamed.
     absl::Status PlanDevices();
     // Whether a device's sources stream, their order, or their masks (series metadata read here).
@@ -149,6 +160,8 @@ class MergedScanner {
 
     const MergedScanner* scanner_;
     RowFilter filter_;
+    size_t part_ = 0, parts_ = 1;  // which share of each group's devices this cursor reads
+    SharedGroupPlans* shared_ = nullptr;  // the files' plans, when parts read at once
     size_t next_group_ = 0;
     std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
     std::vector<Entry> entries_;                    // the group's devices, by id then rank
@@ -165,8 +178,16 @@ class MergedScanner {
     size_t merged_next_ = 0;
     TableBatch out_;
   };
-  // Errors: a predicate that does not bind (as Create's).
-  absl::StatusOr<Cursor> OpenCursor() const;
+  // Errors: a predicate that does not bind (as Create's). `part` of `parts`: the cursor reads the
+  // part-th of `parts` equal shares of each group's devices (by their merge order), group after
+  // group; the parts together hold every row once. InvalidArgument unless part < parts.
+  // `shared` (made for `parts` parts, outliving the cursor): the files' plans, made once for all
+  // parts; it needs ReadsPartsConcurrently.
+  absl::StatusOr<Cursor> OpenCursor(size_t part = 0, size_t parts = 1, SharedGroupPlans* shared = nullptr) const;
+  const std::vector<MergeGroup>& groups() const { return groups_; }
+  // Whether parts may be read on threads at once: not with a statistics filter (an aggregate's
+  // filter keeps one state).
+  bool ReadsPartsConcurrently() const { return statistics_.filter == nullptr; }
   // Every batch of OpenCursor, to `consume`; stops at the consumer's first error.
   absl::Status Scan(const std::function<absl::Status(TableBatch&)>& consume) const;
 
