@@ -5,6 +5,9 @@
 #include <string>
 
 #include "duckdb/duckdb_test_base.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "testing/iotdb_data.h"
 #include "testing/two_field_table.h"
 
 namespace tsread::testing {
@@ -33,6 +36,29 @@ TEST_P(DuckDbTest, ReadTsfileOnIotdbDataEqualsWhatIotdbAnswers) {
   // The filter decides on the merged rows: the file's s1 = 3 at T0+2 was replaced by 30.
   EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(" + Data() + ", filter := 's1 = 3')"), 0);
   EXPECT_EQ(Int("SELECT s1 FROM read_tsfile(" + Data() + ", filter := 's1 > 20')"), 30);
+}
+
+// Threads take a share of a time partition's devices each (read_tsfile_plan.cc): two partitions of
+// seven devices with overlaps and a deletion read as the rows written out from their description.
+TEST_P(DuckDbTest, ReadTsfileReadsIotdbDataInSharesOfEachPartitionsDevices) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("tsread_duckdb_shares_" + std::to_string(GetParam()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  WriteOverlappingPartitions(dir.string());
+  std::string values;
+  for (const std::string& row : OverlappingPartitionsRows()) {
+    const std::vector<std::string> cells = absl::StrSplit(row, ',');
+    absl::StrAppend(&values, values.empty() ? "" : ", ", "(", cells[0], "::BIGINT, '", cells[1], "', ", cells[2],
+                    "::INTEGER, ", cells[3].empty() ? "NULL" : cells[3], "::INTEGER)");
+  }
+  const std::string data = "'" + dir.string() + "'";
+  EXPECT_EQ(Int(SymmetricDifference("SELECT epoch_ms(time), tag1, s1, s2 FROM read_tsfile(" + data + ")",
+                                    "SELECT * FROM (VALUES " + values + ")")),
+            0);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(" + data + ")"), 440);
+  EXPECT_EQ(Int("SELECT count(*) FROM read_tsfile(" + data + ", filter := 's1 < 0')"), 30);  // the unsequence rows: 5 times x 3 devices x 2 partitions
+  std::filesystem::remove_all(dir);
 }
 
 TEST_P(DuckDbTest, ReadTsfileTreeOnIotdbDataEqualsWhatIotdbAnswers) {

@@ -1,11 +1,11 @@
 // A merged scan read in parts and on threads (dataset/merged_threads.h, MergedScanner::OpenCursor's
 // parts, dataset/shared_group_plans.h), on an IoTDB data directory written here: the parts together
-// give the rows of one cursor, every device from one part, its rows in time order.
+// give the rows IoTDB answers (written out from the directory's description), every device from one
+// part, its rows in time order.
 #include "tsread/dataset/merged_threads.h"
 
 #include <map>
 #include <mutex>
-#include <set>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -15,38 +15,17 @@ namespace tsread::iotdb {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::LayoutPath;
 using testing::MergedRows;
-using testing::Mods2;
-using testing::TRow;
 using testing::TRowText;
-using testing::WriteTableFile;
 
-// Two time partitions of seven devices a..g. In each: a sequence file of every device at times
-// 0..19 of the partition; a later one of a, c, e, g at 20..39; an unsequence file rewriting d's,
-// a's and g's times 10, 14, 18, 22 and 26 (d has no 22 and 26 before: two rows more). Partition 0's
-// first file deletes c's rows 5..8. Rows: 2 x (7 x 20 + 4 x 20 + 2) - 4 = 440.
+// The directory of testing::WriteOverlappingPartitions: two groups of seven devices, overlaps and a deletion.
 class MergedThreadsTest : public testing::DataDirectoryTest {
  protected:
   void SetUp() override {
     DataDirectoryTest::SetUp();
-    for (int64_t partition : {0, 1}) {
-      const int64_t base = partition * 1000;
-      std::vector<TRow> first, second, late;
-      for (int d = 0; d < 7; ++d) {
-        const std::string tag(1, static_cast<char>('a' + d));
-        for (int64_t t = 0; t < 20; ++t) {
-          first.push_back({base + t, tag, static_cast<int32_t>(d * 100 + t), {}});
-          if (d % 2 == 0) second.push_back({base + 20 + t, tag, static_cast<int32_t>(d * 100 + 20 + t), 1});
-          if (d % 3 == 0 && t % 4 == 2) late.push_back({base + t + 8, tag, static_cast<int32_t>(-t), {}});
-        }
-      }
-      WriteTableFile(LayoutPath(root_, true, 1, 1000, "db1", partition), {first});
-      WriteTableFile(LayoutPath(root_, true, 2, 2000, "db1", partition), {second});
-      WriteTableFile(LayoutPath(root_, false, 3, 3000, "db1", partition), {late});
-    }
-    Mods2().Table("t", Mods2::Segment("c", 1), {}, 5, 8).WriteTo(LayoutPath(root_, true, 1, 1000, "db1", 0) + ".mods2");
-    expected_ = MergedRows({root_});
+    testing::WriteOverlappingPartitions(root_);
+    expected_ = testing::OverlappingPartitionsRows();
+    ASSERT_EQ(MergedRows({root_}), expected_);  // one cursor
     ASSERT_EQ(expected_.size(), 440u);
     auto dataset = IotdbDataset::Open({root_});
     ASSERT_TRUE(dataset.ok()) << dataset.status();
@@ -59,8 +38,8 @@ class MergedThreadsTest : public testing::DataDirectoryTest {
     ASSERT_EQ(scanner_->groups().size(), 2u);
   }
 
-  // Adds `batch`'s rows to `rows` and its device to `devices`, checking that its times follow the
-  // device's earlier rows in `last_time`.
+  // Adds `batch`'s rows to `rows`, checking that its times follow its device's earlier rows (whose
+  // last time `last_time` keeps).
   void Take(const TableBatch& batch, std::vector<std::string>& rows, std::map<std::string, int64_t>& last_time) {
     const std::string device = batch.device->ToString();
     for (size_t r = 0; r < batch.num_rows(); ++r) {
@@ -87,7 +66,7 @@ TEST_F(MergedThreadsTest, PartsTogetherHoldEveryRowOnceEachDeviceInOnePart) {
       std::vector<std::string> rows;
       std::map<std::string, size_t> owner;
       for (size_t part = 0; part < parts; ++part) {
-        auto cursor = scanner_->OpenCursor(part, parts, shared_plans ? &shared : nullptr);
+        auto cursor = scanner_->OpenCursor(MergedPart{part, parts}, shared_plans ? &shared : nullptr);
         ASSERT_TRUE(cursor.ok()) << cursor.status();
         std::map<std::string, int64_t> last_time;
         while (true) {
@@ -104,6 +83,36 @@ TEST_F(MergedThreadsTest, PartsTogetherHoldEveryRowOnceEachDeviceInOnePart) {
       EXPECT_EQ(owner.size(), 14u);
     }
   }
+}
+
+// How SQL reads it: one cursor per (group, part), taken group by group, the plans shared (a group's
+// plans go when its last part ends). Asking a cursor past its end must not let its group's plans go
+// again (they would be gone for the group's later parts: rows missing).
+TEST_F(MergedThreadsTest, OneCursorPerGroupAndPartSharingPlans) {
+  const size_t parts = 3;
+  SharedGroupPlans shared(scanner_->inner(), scanner_->groups(), parts);
+  std::vector<std::string> rows;
+  for (size_t group = 0; group < scanner_->groups().size(); ++group) {
+    for (size_t part = 0; part < parts; ++part) {
+      auto cursor = scanner_->OpenCursor(MergedPart{part, parts, group, group + 1}, &shared);
+      ASSERT_TRUE(cursor.ok()) << cursor.status();
+      std::map<std::string, int64_t> last_time;
+      while (true) {
+        auto batch = cursor->Next();
+        ASSERT_TRUE(batch.ok()) << batch.status();
+        if (*batch == nullptr) break;
+        EXPECT_EQ((*batch)->times[0] / 1000, static_cast<int64_t>(group));  // the partition's times only
+        Take(**batch, rows, last_time);
+      }
+      for (int again = 0; again < 3; ++again) {
+        auto batch = cursor->Next();
+        ASSERT_TRUE(batch.ok()) << batch.status();
+        EXPECT_EQ(*batch, nullptr);
+      }
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, expected_);
 }
 
 TEST_F(MergedThreadsTest, ThreadsGiveTheRowsOfOneCursor) {
@@ -140,8 +149,10 @@ TEST_F(MergedThreadsTest, TheFirstErrorStopsEveryWorkerAndIsReturned) {
 }
 
 TEST_F(MergedThreadsTest, APartThatDoesNotExistIsAnError) {
-  EXPECT_EQ(scanner_->OpenCursor(2, 2).status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(scanner_->OpenCursor(0, 0).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(scanner_->OpenCursor(MergedPart{2, 2}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(scanner_->OpenCursor(MergedPart{0, 0}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(scanner_->OpenCursor(MergedPart{0, 1, 3, 4}).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(scanner_->OpenCursor(MergedPart{0, 1, 2, 2}).ok());  // no group: no rows
 }
 
 }  // namespace

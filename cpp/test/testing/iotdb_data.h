@@ -160,6 +160,52 @@ class Mods2 {
   std::string bytes_;
 };
 
+// Two time partitions (db1, partitions 0 and 1; partition p's times from p * 1000) of seven devices
+// a..g, as IoTDB's flushes leave them. In each: a sequence file (version 1) of every device at times
+// 0..19, s1 = 100 d + t (device d = 0 for a), s2 null; a later one (version 2) of a, c, e, g at
+// 20..39, s1 = 100 d + t, s2 = 1; an unsequence file (version 3) of a, d and g at times 10, 14, 18,
+// 22 and 26, s1 = 8 - t, s2 null. Partition 0's first file deletes c's rows 5..8.
+inline void WriteOverlappingPartitions(const std::string& root) {
+  for (int64_t partition : {0, 1}) {
+    const int64_t base = partition * 1000;
+    std::vector<TRow> first, second, late;
+    for (int d = 0; d < 7; ++d) {
+      const std::string tag(1, static_cast<char>('a' + d));
+      for (int64_t t = 0; t < 20; ++t) {
+        first.push_back({base + t, tag, static_cast<int32_t>(100 * d + t), {}});
+        if (d % 2 == 0) second.push_back({base + 20 + t, tag, static_cast<int32_t>(100 * d + 20 + t), 1});
+        if (d % 3 == 0 && t % 4 == 2) late.push_back({base + t + 8, tag, static_cast<int32_t>(-t), {}});
+      }
+    }
+    WriteTableFile(LayoutPath(root, true, 1, 1000, "db1", partition), {first});
+    WriteTableFile(LayoutPath(root, true, 2, 2000, "db1", partition), {second});
+    WriteTableFile(LayoutPath(root, false, 3, 3000, "db1", partition), {late});
+  }
+  Mods2().Table("t", Mods2::Segment("c", 1), {}, 5, 8).WriteTo(LayoutPath(root, true, 1, 1000, "db1", 0) + ".mods2");
+}
+
+// The rows IoTDB answers for WriteOverlappingPartitions, "time,tag1,s1,s2" sorted, from its
+// description: the unsequence value replaces s1 and leaves an older s2 (a null never hides a
+// value); d has no times 22 and 26 before it, so they are rows of their own. 2 x (140 + 80 + 2) - 4 = 440.
+inline std::vector<std::string> OverlappingPartitionsRows() {
+  std::vector<std::string> rows;
+  for (int64_t partition : {0, 1}) {
+    for (int d = 0; d < 7; ++d) {
+      const std::string tag(1, static_cast<char>('a' + d));
+      for (int64_t t = 0; t < 40; ++t) {
+        const bool first = t < 20, second = t >= 20 && d % 2 == 0;
+        const bool late = d % 3 == 0 && t >= 10 && t <= 26 && (t - 10) % 4 == 0;
+        if (!first && !second && !late) continue;
+        if (partition == 0 && d == 2 && t >= 5 && t <= 8) continue;
+        const int64_t s1 = late ? 8 - t : 100 * d + t;
+        rows.push_back(absl::StrCat(partition * 1000 + t, ",", tag, ",", s1, ",", second ? "1" : ""));
+      }
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
 // Row `r` of a batch of table t's merged scan as "time,tag1,s1,s2" ("" for null), the columns as
 // `projection` orders them.
 inline std::string TRowText(const TableBatch& b, size_t r, const std::vector<ProjectedColumn>& projection) {

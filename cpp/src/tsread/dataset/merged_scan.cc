@@ -137,16 +137,17 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   return scanner;
 }
 
-absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(size_t part, size_t parts,
+absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(const MergedPart& part,
                                                                  SharedGroupPlans* shared) const {
-  if (part >= parts) {
-    return absl::InvalidArgumentError(absl::StrCat("merged scan part ", part, " of ", parts, " does not exist"));
+  if (part.part >= part.parts || part.first_group > std::min(part.end_group, groups_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("merged scan part ", part.part, " of ", part.parts, " in groups ",
+                                                   part.first_group, " to ", part.end_group, " does not exist"));
   }
   if (shared != nullptr && !ReadsPartsConcurrently()) {
     return absl::InvalidArgumentError("a merged scan with a statistics filter plans each part's files itself");
   }
   TSREAD_ASSIGN_OR_RETURN(RowFilter filter, RowFilter::Bind(row_predicates_, inner_->projection()));
-  return Cursor(this, std::move(filter), part, parts, shared);
+  return Cursor(this, std::move(filter), part, shared);
 }
 
 absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
@@ -158,9 +159,15 @@ absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>&
   }
 }
 
-MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter, size_t part, size_t parts,
+MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter, const MergedPart& part,
                               SharedGroupPlans* shared)
-    : scanner_(scanner), filter_(std::move(filter)), part_(part), parts_(parts), shared_(shared) {}
+    : scanner_(scanner),
+      filter_(std::move(filter)),
+      part_(part.part),
+      parts_(part.parts),
+      shared_(shared),
+      next_group_(part.first_group),
+      end_group_(std::min(part.end_group, scanner->groups_.size())) {}
 
 absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
   while (true) {
@@ -199,7 +206,7 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
       TSREAD_RETURN_IF_ERROR(StartDevice());
       continue;
     }
-    if (next_group_ < scanner_->groups_.size()) {
+    if (next_group_ < end_group_) {
       TSREAD_RETURN_IF_ERROR(StartGroup());
       continue;
     }
@@ -211,12 +218,14 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::Next() {
 void MergedScanner::Cursor::LeaveGroup() {
   devices_.clear();
   files_.clear();  // the file cursors, before the scanners they read
-  if (shared_ != nullptr && next_group_ > 0) shared_->Release(next_group_ - 1);
+  if (shared_ != nullptr && group_.has_value()) shared_->Release(*group_);
+  group_.reset();
 }
 
 absl::Status MergedScanner::Cursor::StartGroup() {
   LeaveGroup();
   const size_t group_index = next_group_++;
+  group_ = group_index;
   const MergeGroup& group = scanner_->groups_[group_index];
   const Dataset& dataset = *scanner_->dataset_;
   // Every file of the group planned at once: a device's sources are read side by side.

@@ -61,6 +61,14 @@ struct MergedStatistics {
   std::function<void(size_t file)> before_file;
 };
 
+// Which rows a cursor reads: the part-th of `parts` equal shares of each group's devices (by
+// their merge order), in groups [first_group, end_group) (SIZE_MAX: to the last). The parts of a
+// group together hold its every row once, each device in one part.
+struct MergedPart {
+  size_t part = 0, parts = 1;
+  size_t first_group = 0, end_group = SIZE_MAX;
+};
+
 class MergedScanner {
  public:
   // `options` as DatasetScanner's (threads and ordering do not apply: one thread, group order;
@@ -138,7 +146,7 @@ class MergedScanner {
       size_t reopened_at = SIZE_MAX;  // !in_order: the device the cursor was opened on
       ReadAhead metadata{ReadAhead::kMetadataWindowBytes};  // the devices' series metadata, in order
     };
-    Cursor(const MergedScanner* scanner, RowFilter filter, size_t part, size_t parts, SharedGroupPlans* shared);
+    Cursor(const MergedScanner* scanner, RowFilter filter, const MergedPart& part, SharedGroupPlans* shared);
     // Drops the group's files (and tells `shared_` so).
     void LeaveGroup();
     // Plans the next group's files and lists their devices (this cursor's part of them).
@@ -162,7 +170,8 @@ class MergedScanner {
     RowFilter filter_;
     size_t part_ = 0, parts_ = 1;  // which share of each group's devices this cursor reads
     SharedGroupPlans* shared_ = nullptr;  // the files' plans, when parts read at once
-    size_t next_group_ = 0;
+    size_t next_group_ = 0, end_group_ = 0;
+    std::optional<size_t> group_;  // the group whose files are planned
     std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
     std::vector<Entry> entries_;                    // the group's devices, by id then rank
     std::vector<DevicePlan> devices_;               // the group's devices, planned
@@ -178,12 +187,10 @@ class MergedScanner {
     size_t merged_next_ = 0;
     TableBatch out_;
   };
-  // Errors: a predicate that does not bind (as Create's). `part` of `parts`: the cursor reads the
-  // part-th of `parts` equal shares of each group's devices (by their merge order), group after
-  // group; the parts together hold every row once. InvalidArgument unless part < parts.
-  // `shared` (made for `parts` parts, outliving the cursor): the files' plans, made once for all
-  // parts; it needs ReadsPartsConcurrently.
-  absl::StatusOr<Cursor> OpenCursor(size_t part = 0, size_t parts = 1, SharedGroupPlans* shared = nullptr) const;
+  // Errors: a predicate that does not bind (as Create's); InvalidArgument for a part that does not
+  // exist. `shared` (made for part.parts parts, outliving the cursor): the files' plans, made once
+  // for all parts; it needs ReadsPartsConcurrently.
+  absl::StatusOr<Cursor> OpenCursor(const MergedPart& part = {}, SharedGroupPlans* shared = nullptr) const;
   const std::vector<MergeGroup>& groups() const { return groups_; }
   // Whether parts may be read on threads at once: not with a statistics filter (an aggregate's
   // filter keeps one state).

@@ -15,7 +15,7 @@ namespace {
 // Reads part `part` of `parts` to consume(part, batch) until its end, an error, or `stop`.
 absl::Status ReadPart(const MergedScanner& scanner, size_t part, size_t parts, SharedGroupPlans* shared,
                       const std::atomic<bool>& stop, const std::function<absl::Status(int, TableBatch&)>& consume) {
-  TSREAD_ASSIGN_OR_RETURN(MergedScanner::Cursor cursor, scanner.OpenCursor(part, parts, shared));
+  TSREAD_ASSIGN_OR_RETURN(MergedScanner::Cursor cursor, scanner.OpenCursor(MergedPart{part, parts}, shared));
   while (!stop.load(std::memory_order_relaxed)) {
     TSREAD_ASSIGN_OR_RETURN(TableBatch* batch, cursor.Next());
     if (batch == nullptr) return absl::OkStatus();

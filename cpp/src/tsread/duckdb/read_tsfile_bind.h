@@ -26,7 +26,8 @@ struct BindData {
   // The files; with IoTDB data, the IoTDB dataset's (an alias that keeps `iotdb` alive).
   std::shared_ptr<const Dataset> dataset;
   // IoTDB data read as IoTDB answers (function_support.h, OpenIotdbParameter): the rows are its
-  // merged scan's, on one thread; nullptr for files read as written.
+  // merged scan's (read_tsfile: in shares of each time partition's devices, on DuckDB's threads);
+  // nullptr for files read as written.
   std::shared_ptr<const iotdb::IotdbDataset> iotdb;
   std::string table;
   TableSchema schema;  // reconciled across the files

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,9 @@
 
 namespace tsread::duckdb_ext::read_tsfile_internal {
 namespace {
+
+// IoTDB data: at most this many shares of a time partition's devices (threads reading one at once).
+constexpr size_t kMaxMergedParts = 16;
 
 // A file's rows estimated from a few devices: the planned device count times the mean row count
 // (time column statistics) of the table's first kSampleDevices devices. Reading every device's
@@ -134,11 +138,12 @@ absl::Status Init(duckdb_init_info info) {
     state->rows_only = false;
     absl::StatusOr<std::unique_ptr<MergedScanner>> merged = bind->iotdb->ScanTable(options);
     if (!merged.ok()) return merged.status();
-    absl::StatusOr<MergedScanner::Cursor> cursor = (*merged)->OpenCursor();
-    if (!cursor.ok()) return cursor.status();
     state->merged = std::move(*merged);
-    state->merged_cursor.emplace(std::move(*cursor));
-    duckdb_init_set_max_threads(info, 1);
+    // As many shares of a group as the machine has threads: DuckDB runs at most that many.
+    state->merged_parts = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, kMaxMergedParts);
+    state->merged_plans = std::make_unique<SharedGroupPlans>(state->merged->inner(), state->merged->groups(),
+                                                             state->merged_parts);
+    duckdb_init_set_max_threads(info, state->merged_parts);
     duckdb_init_set_init_data(info, state.release(), DeleteAs<GlobalState>);
     return absl::OkStatus();
   }
@@ -153,16 +158,38 @@ absl::Status Init(duckdb_init_info info) {
   return absl::OkStatus();
 }
 
-absl::Status NextBatch(GlobalState& global, LocalState& local) {
-  if (global.merged != nullptr) {
-    // One thread (max_threads 1): the merged scan's next batch.
-    local.offset = 0;
-    absl::StatusOr<TableBatch*> batch = global.merged_cursor->Next();
-    if (!batch.ok()) return batch.status();
-    local.batch = *batch;
-    if (*batch != nullptr) local.path = (*batch)->file;
-    return absl::OkStatus();
+namespace {
+
+// NextBatch on IoTDB data: the thread's item's next batch, taking items until one has rows.
+absl::Status NextMergedBatch(GlobalState& global, LocalState& local) {
+  local.offset = 0;
+  local.batch = nullptr;
+  const size_t items = global.merged->groups().size() * global.merged_parts;
+  while (true) {
+    if (local.merged_cursor.has_value()) {
+      absl::StatusOr<TableBatch*> batch = local.merged_cursor->Next();
+      if (!batch.ok()) return batch.status();
+      if (*batch != nullptr) {
+        local.batch = *batch;
+        local.path = (*batch)->file;
+        return absl::OkStatus();
+      }
+      local.merged_cursor.reset();
+    }
+    const size_t item = global.next_item.fetch_add(1);
+    if (item >= items) return absl::OkStatus();
+    const size_t group = item / global.merged_parts;
+    absl::StatusOr<MergedScanner::Cursor> cursor = global.merged->OpenCursor(
+        MergedPart{item % global.merged_parts, global.merged_parts, group, group + 1}, global.merged_plans.get());
+    if (!cursor.ok()) return cursor.status();
+    local.merged_cursor.emplace(std::move(*cursor));
   }
+}
+
+}  // namespace
+
+absl::Status NextBatch(GlobalState& global, LocalState& local) {
+  if (global.merged != nullptr) return NextMergedBatch(global, local);
   const Dataset& dataset = global.scanner->dataset();
   local.batch = nullptr;
   local.offset = 0;

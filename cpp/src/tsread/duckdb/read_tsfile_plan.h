@@ -18,6 +18,7 @@
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
 #include "tsread/dataset/merged_scan.h"
+#include "tsread/dataset/shared_group_plans.h"
 #include "tsread/duckdb/duckdb_api.h"
 #include "tsread/read/table_reader.h"
 #include "tsread/read/table_scanner.h"
@@ -33,9 +34,14 @@ struct OutColumn {
 
 struct GlobalState {
   std::unique_ptr<DatasetScanner> scanner;
-  // IoTDB data: the merged scan (one thread reads it through `merged_cursor`).
+  // IoTDB data: the merged scan, read in items — share `item % merged_parts` of group
+  // `item / merged_parts`'s devices — that threads take in turn, group by group, so that a group's
+  // files, planned once for all its parts, are let go once its last item is read, however many
+  // threads DuckDB runs.
   std::unique_ptr<MergedScanner> merged;
-  std::optional<MergedScanner::Cursor> merged_cursor;
+  std::unique_ptr<SharedGroupPlans> merged_plans;
+  size_t merged_parts = 1;
+  std::atomic<size_t> next_item{0};
   std::vector<DatasetSplit> splits;
   std::atomic<size_t> next_split{0};
   std::vector<OutColumn> out;
@@ -58,6 +64,8 @@ struct LocalState {
   const std::string* path = nullptr;
   const TableBatch* batch = nullptr;  // valid until the cursor's next call
   size_t offset = 0;                  // the batch's first row not yet delivered
+  // IoTDB data: the cursor over the thread's current item.
+  std::optional<MergedScanner::Cursor> merged_cursor;
   // rows_only: the filter of this thread's file scans, and the rows counted but not delivered
   // (all of the file at `path`).
   RowCounter counter;
