@@ -49,7 +49,7 @@ if [[ $mode != quick ]]; then
   stage "ThreadSanitizer (parallel scans)"
   tools/build.sh tsan read_table_scanner_test dataset_dataset_test dataset_dataset_scanner_test \
     dataset_concurrency_stress_test read_memory_budget_test c_table_scan_test aggregate_table_aggregate_test \
-    iotdb_merged_threads_test >/dev/null
+    iotdb_merged_threads_test aggregate_iotdb_aggregate_test >/dev/null
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_table_scanner_test --gtest_brief=1 \
     --gtest_filter="*ThreadsGiveTheSameMultiset*:*ConsumerError*:*OrderedScansDeliver*:*WorkspaceKeeps*:*LongDevices*:*MoveBuffers*"
   # Arrow streams through the C ABI: workers, the consumer's own decoding, releases mid-scan, budgets.
@@ -62,8 +62,9 @@ if [[ $mode != quick ]]; then
   # Aggregates on several threads (AggregateTasks): shares of a file, files of a dataset.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/aggregate_table_aggregate_test --gtest_brief=1 \
     --gtest_filter="*table_alltypes*:*ADatasetMergesADeviceAcrossFiles*:*AHundredFileDataset*"
-  # IoTDB's merged scan in parts on threads, sharing its files' plans.
+  # IoTDB's merged scan in parts on threads, sharing its files' plans; its aggregates in shares.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/iotdb_merged_threads_test --gtest_brief=1
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/aggregate_iotdb_aggregate_test --gtest_brief=1
   # Threads sharing one memory budget: waits, back-offs and reloads.
   TSAN_OPTIONS=halt_on_error=1 build/tsan/cpp/test/read_memory_budget_test --gtest_brief=1 \
     --gtest_filter="MemoryBudgetTest.*:Fixtures/BudgetedScanTest.*"

@@ -103,7 +103,7 @@ py::dict Aggregate(const PyDataset& ds, const ScanArgs& args, const std::string&
   absl::StatusOr<TableAggregate> result;
   {
     py::gil_scoped_release nogil;
-    result = ds.iotdb() != nullptr ? AggregateIotdb(*ds.iotdb(), options)
+    result = ds.iotdb() != nullptr ? AggregateIotdb(*ds.iotdb(), options, args.threads)
                                    : AggregateOnThreads(*ds.dataset(), options, args.threads);
   }
   const TableAggregate& r = Check(std::move(result), ds.dataset().get());

@@ -71,6 +71,8 @@ def test_aggregates_answer_from_the_merged_rows(datadir):
     assert agg.loc["a", "s1_sum"] == 37 and agg.loc["a", "rows"] == 4
     assert agg.loc["b", "rows"] == 1
     assert tsread.aggregate(data, columns=["s1"], raw=True).set_index("tag1").loc["b", "rows"] == 2
+    # On threads (each time partition's devices in shares): the same frame, devices in the same order.
+    pd.testing.assert_frame_equal(tsread.aggregate(data, columns=["s1"], threads=3).set_index("tag1"), agg)
     last = tsread.last(data).set_index("tag1")
     assert last.loc["a", "s1"] == 4 and last.loc["b", "s2"] == 10.5
     tree = tsread.last_tree(data).set_index(["device", "measurement"])

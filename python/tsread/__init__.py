@@ -493,9 +493,9 @@ def aggregate(path, table=None, columns=None, by="device", bucket=None, start=No
     filters: the rows that count, as read_table's (pyarrow's DNF; `WHERE ... GROUP BY`): conditions on
     TAG values alone name devices and statistics still answer; any other leaves statistics to rule
     pages out and the rest is decoded.
-    threads (>= 1): files, or shares of a file's devices, aggregated at once and merged in order —
-    the same frame, but for FLOAT/DOUBLE sums of a group over several files or shares, which may
-    differ in the last bits (the CLI's `agg --threads`; IoTDB data: one thread).
+    threads (>= 1): files, or shares of a file's devices (IoTDB data: of each time partition's
+    devices), aggregated at once and merged in order — the same frame, but for FLOAT/DOUBLE sums of
+    a group over several files or shares, which may differ in the last bits (the CLI's `agg --threads`).
     """
     options = _value_options("aggregate", time_as=time_as, date_as=date_as, invalid_utf8=invalid_utf8)
     threads = _positive("aggregate", "threads", threads)

@@ -244,10 +244,10 @@ absl::StatusOr<TableAggregate> AggregateArgs(const Args& args, bool agg) {
   }
   // Conditions on TAG values name devices (statistics still answer); others select rows.
   TSREAD_ASSIGN_OR_RETURN(options.value_predicates, PredicatesFromArgs(args));
-  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
-  if (iotdb_data != nullptr) return AggregateIotdb(*iotdb_data, options);
-  TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));
   TSREAD_ASSIGN_OR_RETURN(const int threads, ThreadsFromArgs(args));
+  TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<iotdb::IotdbDataset> iotdb_data, OpenIotdbInputs(args));
+  if (iotdb_data != nullptr) return AggregateIotdb(*iotdb_data, options, threads);
+  TSREAD_RETURN_IF_ERROR(CheckIotdbFlagsUnused(args));
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, OpenInputs(args));
   return AggregateOnThreads(*dataset, options, threads);
 }

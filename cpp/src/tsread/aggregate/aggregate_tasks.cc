@@ -14,31 +14,10 @@
 
 #include "tsread/aggregate/aggregate_shape.h"
 #include "tsread/aggregate/group_builder.h"
+#include "tsread/aggregate/group_merge.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
-namespace {
-
-// Adds group `from` (of a later task) to `into` (of earlier ones).
-void MergeGroup(GroupAggregate& into, GroupAggregate&& from) {
-  if (from.rows > 0) {
-    into.first_time = into.rows == 0 ? from.first_time : std::min(into.first_time, from.first_time);
-    into.last_time = into.rows == 0 ? from.last_time : std::max(into.last_time, from.last_time);
-  }
-  into.rows += from.rows;
-  for (size_t j = 0; j < into.columns.size(); ++j) into.columns[j].Merge(from.columns[j]);
-}
-
-void AddWork(AggregateWork& into, const AggregateWork& from) {
-  into.chunks_from_statistics += from.chunks_from_statistics;
-  into.chunks_read += from.chunks_read;
-  into.pages_from_statistics += from.pages_from_statistics;
-  into.pages_decoded += from.pages_decoded;
-  into.page_tails_from_statistics += from.page_tails_from_statistics;
-}
-
-}  // namespace
-
 AggregateTasks::AggregateTasks(const AggregateOptions& options, TableAggregate shape,
                                std::unique_ptr<DatasetScanner> scanner, std::vector<Task> tasks)
     : options_(options), shape_(std::move(shape)), scanner_(std::move(scanner)), tasks_(std::move(tasks)) {}
@@ -53,10 +32,10 @@ absl::StatusOr<std::unique_ptr<AggregateTasks>> AggregateTasks::Create(const Dat
   std::vector<Task> tasks;
   if (files >= 2 * threads) {
     const size_t runs = std::min(files, 4 * threads);
-    for (size_t r = 0; r < runs; ++r) tasks.push_back(Task{files * r / runs, files * (r + 1) / runs, 0, 1, {}, {}});
+    for (size_t r = 0; r < runs; ++r) tasks.push_back(Task{files * r / runs, files * (r + 1) / runs, 0, 1, {}});
   } else {
     for (size_t f = 0; f < files; ++f) {
-      for (size_t p = 0; p < threads; ++p) tasks.push_back(Task{f, f + 1, p, threads, {}, {}});
+      for (size_t p = 0; p < threads; ++p) tasks.push_back(Task{f, f + 1, p, threads, {}});
     }
   }
   return std::unique_ptr<AggregateTasks>(
@@ -69,47 +48,17 @@ absl::Status AggregateTasks::Run(size_t task, std::optional<TableScanner::Cursor
   for (size_t f = t.first_file; f < t.end_file; ++f) {
     TSREAD_RETURN_IF_ERROR(AggregateFileInto(*scanner_, f, t.part, t.parts, builder, cursor));
   }
-  t.groups = builder.TakeGroups();
-  t.work = builder.work();
+  t.output.groups = builder.TakeGroups();
+  t.output.work = builder.work();
   return absl::OkStatus();
 }
 
 absl::StatusOr<TableAggregate> AggregateTasks::Finish() {
   TableAggregate out = shape_;
-  // Each device's groups (by table: every group is device "") in first-seen order; within a task a
-  // device's groups are adjacent and in bucket order.
-  std::unordered_map<std::string, size_t> device_order;
-  std::vector<std::vector<GroupAggregate*>> per_device;
-  size_t count = 0;
-  for (Task& t : tasks_) {
-    AddWork(out.work, t.work);
-    for (GroupAggregate& g : t.groups) {
-      auto [it, added] = device_order.try_emplace(g.device, per_device.size());
-      if (added) per_device.emplace_back();
-      per_device[it->second].push_back(&g);
-      ++count;
-    }
-  }
-  out.groups.reserve(count);
-  auto by_bucket = [](const GroupAggregate* a, const GroupAggregate* b) {
-    return a->bucket.value_or(std::numeric_limits<int64_t>::min()) <
-           b->bucket.value_or(std::numeric_limits<int64_t>::min());
-  };
-  for (std::vector<GroupAggregate*>& groups : per_device) {
-    // Stable: groups of one bucket stay in task order, as they merge.
-    if (!std::is_sorted(groups.begin(), groups.end(), by_bucket)) {
-      std::stable_sort(groups.begin(), groups.end(), by_bucket);
-    }
-    const size_t first = out.groups.size();
-    for (GroupAggregate* g : groups) {
-      if (out.groups.size() > first && !by_bucket(&out.groups.back(), g)) {
-        MergeGroup(out.groups.back(), std::move(*g));
-      } else {
-        out.groups.push_back(std::move(*g));
-      }
-    }
-  }
-  for (Task& t : tasks_) t.groups.clear();
+  std::vector<BuilderOutput> outputs;
+  outputs.reserve(tasks_.size());
+  for (Task& t : tasks_) outputs.push_back(std::move(t.output));
+  MergeBuilderOutputs(outputs, out);
   if (options_.fill_empty_buckets) TSREAD_RETURN_IF_ERROR(FillEmptyBuckets(options_, out));
   return out;
 }

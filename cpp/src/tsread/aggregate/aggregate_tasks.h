@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tsread/aggregate/group_merge.h"
 #include "tsread/aggregate/table_aggregate.h"
 #include "tsread/dataset/dataset.h"
 #include "tsread/dataset/dataset_scanner.h"
@@ -44,8 +45,7 @@ class AggregateTasks {
   struct Task {
     size_t first_file = 0, end_file = 0;  // files [first_file, end_file)
     size_t part = 0, parts = 1;           // share `part` of `parts` of each file's devices
-    std::vector<GroupAggregate> groups;
-    AggregateWork work;
+    BuilderOutput output;
   };
   AggregateTasks(const AggregateOptions& options, TableAggregate shape, std::unique_ptr<DatasetScanner> scanner,
                  std::vector<Task> tasks);

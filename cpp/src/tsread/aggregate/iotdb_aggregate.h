@@ -15,7 +15,11 @@
 namespace tsread {
 
 // Errors as Aggregate's, and those of IotdbDataset::ScanTable (a table in several databases).
-absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset, const AggregateOptions& options);
+// `threads` > 1: each time partition's devices in that many shares (MergedPart), aggregated at once
+// by a builder each and merged in the scan's order (group_merge.h: FLOAT/DOUBLE sums of a device
+// over several partitions may differ in the last bits from one thread's).
+absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset, const AggregateOptions& options,
+                                              int threads = 1);
 // Errors as AggregateTree's.
 absl::StatusOr<TreeAggregate> AggregateIotdbTree(const iotdb::IotdbDataset& dataset,
                                                  const TreeAggregateOptions& options);

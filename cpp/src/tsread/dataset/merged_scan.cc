@@ -137,17 +137,17 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   return scanner;
 }
 
-absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(const MergedPart& part,
-                                                                 SharedGroupPlans* shared) const {
+absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(const MergedPart& part, SharedGroupPlans* shared,
+                                                                 const MergedStatistics* statistics) const {
   if (part.part >= part.parts || part.first_group > std::min(part.end_group, groups_.size())) {
     return absl::InvalidArgumentError(absl::StrCat("merged scan part ", part.part, " of ", part.parts, " in groups ",
                                                    part.first_group, " to ", part.end_group, " does not exist"));
   }
-  if (shared != nullptr && !ReadsPartsConcurrently()) {
+  if (shared != nullptr && (statistics != nullptr || !ReadsPartsConcurrently())) {
     return absl::InvalidArgumentError("a merged scan with a statistics filter plans each part's files itself");
   }
   TSREAD_ASSIGN_OR_RETURN(RowFilter filter, RowFilter::Bind(row_predicates_, inner_->projection()));
-  return Cursor(this, std::move(filter), part, shared);
+  return Cursor(this, std::move(filter), part, shared, statistics != nullptr ? statistics : &statistics_);
 }
 
 absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
@@ -160,12 +160,13 @@ absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>&
 }
 
 MergedScanner::Cursor::Cursor(const MergedScanner* scanner, RowFilter filter, const MergedPart& part,
-                              SharedGroupPlans* shared)
+                              SharedGroupPlans* shared, const MergedStatistics* statistics)
     : scanner_(scanner),
       filter_(std::move(filter)),
       part_(part.part),
       parts_(part.parts),
       shared_(shared),
+      statistics_(statistics),
       next_group_(part.first_group),
       end_group_(std::min(part.end_group, scanner->groups_.size())) {}
 
@@ -243,8 +244,8 @@ absl::Status MergedScanner::Cursor::StartGroup() {
     if (shared_ != nullptr) {
       TSREAD_ASSIGN_OR_RETURN(read->plan, shared_->Plan(group_index, rank));
     } else {
-      if (scanner_->statistics_.filter != nullptr) {
-        read->gate = std::make_unique<GatedFilter>(&scanner_->statistics_, read->file);
+      if (statistics_->filter != nullptr) {
+        read->gate = std::make_unique<GatedFilter>(statistics_, read->file);
       }
       TSREAD_ASSIGN_OR_RETURN(read->own_plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));
       if (read->own_plan.has_value()) read->plan = &*read->own_plan;

@@ -146,7 +146,8 @@ class MergedScanner {
       size_t reopened_at = SIZE_MAX;  // !in_order: the device the cursor was opened on
       ReadAhead metadata{ReadAhead::kMetadataWindowBytes};  // the devices' series metadata, in order
     };
-    Cursor(const MergedScanner* scanner, RowFilter filter, const MergedPart& part, SharedGroupPlans* shared);
+    Cursor(const MergedScanner* scanner, RowFilter filter, const MergedPart& part, SharedGroupPlans* shared,
+           const MergedStatistics* statistics);
     // Drops the group's files (and tells `shared_` so).
     void LeaveGroup();
     // Plans the next group's files and lists their devices (this cursor's part of them).
@@ -170,6 +171,7 @@ class MergedScanner {
     RowFilter filter_;
     size_t part_ = 0, parts_ = 1;  // which share of each group's devices this cursor reads
     SharedGroupPlans* shared_ = nullptr;  // the files' plans, when parts read at once
+    const MergedStatistics* statistics_;  // the scanner's, or the cursor's own
     size_t next_group_ = 0, end_group_ = 0;
     std::optional<size_t> group_;  // the group whose files are planned
     std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
@@ -189,8 +191,11 @@ class MergedScanner {
   };
   // Errors: a predicate that does not bind (as Create's); InvalidArgument for a part that does not
   // exist. `shared` (made for part.parts parts, outliving the cursor): the files' plans, made once
-  // for all parts; it needs ReadsPartsConcurrently.
-  absl::StatusOr<Cursor> OpenCursor(const MergedPart& part = {}, SharedGroupPlans* shared = nullptr) const;
+  // for all parts; it needs ReadsPartsConcurrently. `statistics` (outliving the cursor): this
+  // cursor's own in place of the scanner's — parts with a filter each may be read at once — and
+  // then no shared plans (a file's plan asks its cursor's filter).
+  absl::StatusOr<Cursor> OpenCursor(const MergedPart& part = {}, SharedGroupPlans* shared = nullptr,
+                                    const MergedStatistics* statistics = nullptr) const;
   const std::vector<MergeGroup>& groups() const { return groups_; }
   // Whether parts may be read on threads at once: not with a statistics filter (an aggregate's
   // filter keeps one state).
