@@ -4,6 +4,7 @@
 // part, its rows in time order.
 #include "tsread/dataset/merged_threads.h"
 
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -52,6 +53,19 @@ class MergedThreadsTest : public testing::DataDirectoryTest {
     }
   }
 
+  // Reads `cursor` to its end into `rows` (Take), calling check(batch) on each batch.
+  void ReadAll(MergedScanner::Cursor& cursor, std::vector<std::string>& rows,
+               const std::function<void(const TableBatch&)>& check) {
+    std::map<std::string, int64_t> last_time;
+    while (true) {
+      auto batch = cursor.Next();
+      ASSERT_TRUE(batch.ok()) << batch.status();
+      if (*batch == nullptr) return;
+      check(**batch);
+      Take(**batch, rows, last_time);
+    }
+  }
+
   std::vector<std::string> expected_;
   std::unique_ptr<IotdbDataset> dataset_;
   std::unique_ptr<MergedScanner> scanner_;
@@ -68,15 +82,10 @@ TEST_F(MergedThreadsTest, PartsTogetherHoldEveryRowOnceEachDeviceInOnePart) {
       for (size_t part = 0; part < parts; ++part) {
         auto cursor = scanner_->OpenCursor(MergedPart{part, parts}, shared_plans ? &shared : nullptr);
         ASSERT_TRUE(cursor.ok()) << cursor.status();
-        std::map<std::string, int64_t> last_time;
-        while (true) {
-          auto batch = cursor->Next();
-          ASSERT_TRUE(batch.ok()) << batch.status();
-          if (*batch == nullptr) break;
-          Take(**batch, rows, last_time);
-          const std::string key = absl::StrCat((*batch)->times[0] / 1000, (*batch)->device->ToString());
+        ReadAll(*cursor, rows, [&](const TableBatch& batch) {
+          const std::string key = absl::StrCat(batch.times[0] / 1000, batch.device->ToString());
           EXPECT_EQ(owner.emplace(key, part).first->second, part) << key << " in two parts of " << parts;
-        }
+        });
       }
       std::sort(rows.begin(), rows.end());
       EXPECT_EQ(rows, expected_) << parts << " parts, shared plans " << shared_plans;
@@ -96,14 +105,9 @@ TEST_F(MergedThreadsTest, OneCursorPerGroupAndPartSharingPlans) {
     for (size_t part = 0; part < parts; ++part) {
       auto cursor = scanner_->OpenCursor(MergedPart{part, parts, group, group + 1}, &shared);
       ASSERT_TRUE(cursor.ok()) << cursor.status();
-      std::map<std::string, int64_t> last_time;
-      while (true) {
-        auto batch = cursor->Next();
-        ASSERT_TRUE(batch.ok()) << batch.status();
-        if (*batch == nullptr) break;
-        EXPECT_EQ((*batch)->times[0] / 1000, static_cast<int64_t>(group));  // the partition's times only
-        Take(**batch, rows, last_time);
-      }
+      ReadAll(*cursor, rows, [&](const TableBatch& batch) {
+        EXPECT_EQ(batch.times[0] / 1000, static_cast<int64_t>(group));  // the partition's times only
+      });
       for (int again = 0; again < 3; ++again) {
         auto batch = cursor->Next();
         ASSERT_TRUE(batch.ok()) << batch.status();

@@ -2,19 +2,15 @@
 #include "tsread/aggregate/aggregate_tasks.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <limits>
-#include <string>
-#include <system_error>
-#include <thread>
-#include <unordered_map>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "tsread/aggregate/aggregate_shape.h"
 #include "tsread/aggregate/group_builder.h"
 #include "tsread/aggregate/group_merge.h"
+#include "tsread/common/run_in_order.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -68,32 +64,11 @@ absl::StatusOr<TableAggregate> AggregateOnThreads(const Dataset& dataset, const 
   if (threads <= 1) return Aggregate(dataset, options);
   TSREAD_ASSIGN_OR_RETURN(std::unique_ptr<AggregateTasks> tasks,
                           AggregateTasks::Create(dataset, options, static_cast<size_t>(threads)));
-  std::vector<absl::Status> status(tasks->size());
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    std::optional<TableScanner::Cursor> cursor;
-    // A task claimed is run: every task before the first failure in task order has run.
-    while (!failed.load()) {
-      const size_t t = next++;
-      if (t >= tasks->size()) return;
-      status[t] = tasks->Run(t, cursor);
-      if (!status[t].ok()) failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  const size_t workers = std::min<size_t>(static_cast<size_t>(threads), tasks->size());
-  for (size_t w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no thread to be had: the others (this one at least) run every task
-    }
-  }
-  work();
-  for (std::thread& t : pool) t.join();
-  // The first failure in task order (the one one thread would have met first).
-  for (const absl::Status& s : status) TSREAD_RETURN_IF_ERROR(s);
+  // Each worker's cursor keeps its page buffers from task to task.
+  std::vector<std::optional<TableScanner::Cursor>> cursors(static_cast<size_t>(threads));
+  TSREAD_RETURN_IF_ERROR(RunInOrder(tasks->size(), threads, [&](size_t task, size_t worker) {
+    return tasks->Run(task, cursors[worker]);
+  }));
   return tasks->Finish();
 }
 

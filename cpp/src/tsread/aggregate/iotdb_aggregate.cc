@@ -2,14 +2,10 @@
 #include "tsread/aggregate/iotdb_aggregate.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +13,7 @@
 #include "tsread/aggregate/aggregate_shape.h"
 #include "tsread/aggregate/group_builder.h"
 #include "tsread/aggregate/group_merge.h"
+#include "tsread/common/run_in_order.h"
 #include "tsread/io/status_macros.h"
 
 namespace tsread {
@@ -114,34 +111,6 @@ absl::StatusOr<BuilderOutput> AggregateShare(const MergedScanner& scanner, const
   return aggregator.Finish();
 }
 
-// Runs fn(i) for i in [0, n) on up to `threads` threads (the calling one included); the first
-// failure in index order, after which no further index starts.
-absl::Status RunInOrder(size_t n, int threads, const std::function<absl::Status(size_t)>& fn) {
-  std::vector<absl::Status> status(n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    while (!failed.load()) {
-      const size_t i = next++;
-      if (i >= n) return;
-      status[i] = fn(i);
-      if (!status[i].ok()) failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), n); ++w) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no thread to be had: the others (this one at least) run every index
-    }
-  }
-  work();
-  for (std::thread& t : pool) t.join();
-  for (const absl::Status& s : status) TSREAD_RETURN_IF_ERROR(s);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset, const AggregateOptions& options,
@@ -180,7 +149,7 @@ absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset
     }
   }
   std::vector<BuilderOutput> outputs(shares.size());
-  TSREAD_RETURN_IF_ERROR(RunInOrder(shares.size(), threads, [&](size_t i) -> absl::Status {
+  TSREAD_RETURN_IF_ERROR(RunInOrder(shares.size(), threads, [&](size_t i, size_t) -> absl::Status {
     TSREAD_ASSIGN_OR_RETURN(outputs[i], AggregateShare(*scanner, shares[i], out, options, own, statistics));
     return absl::OkStatus();
   }));
