@@ -376,8 +376,15 @@ absl::StatusOr<TableBatch*> MergedScanner::Cursor::DeviceBatch(size_t rank, size
     if (*batch == nullptr) return nullptr;
     read.pending = *batch;
   }
-  // A batch of a later device waits for it (the file's devices come in the merge's order).
-  if (read.pending->device != &scanner.planned_device(device).id) return nullptr;
+  // A batch of a later device waits for it (the file's devices come in the merge's order). The
+  // merge reads other files meanwhile: this cursor lets go of its share of a memory budget, as an
+  // idle cursor does (memory_budget.h: a reader waits for the budget only while its thread holds
+  // none of it; with every source of a group holding a chunk group, the one that waited never got
+  // it). Its next batch reloads the chunk group.
+  if (read.pending->device != &scanner.planned_device(device).id) {
+    read.cursor->ReleaseMemory();
+    return nullptr;
+  }
   TableBatch* batch = std::exchange(read.pending, nullptr);
   if (!read.recast.empty()) {
     const std::vector<ProjectedColumn>& columns = scanner_->inner_->projection();
