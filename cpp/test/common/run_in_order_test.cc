@@ -24,9 +24,9 @@ TEST(RunInOrderTest, EveryIndexRunsOnceOnTheWorkersAsked) {
     });
     ASSERT_TRUE(status.ok()) << status;
     for (const std::atomic<int>& r : runs) EXPECT_EQ(r.load(), 1);
-    EXPECT_LE(workers.size(), static_cast<size_t>(threads));
-    EXPECT_EQ(*workers.begin(), 0u);
+    // Which workers took indexes is up to the scheduler; each is one of those asked for.
     EXPECT_LT(*workers.rbegin(), static_cast<size_t>(threads));
+    if (threads == 1) EXPECT_EQ(workers, std::set<size_t>{0});
   }
 }
 
