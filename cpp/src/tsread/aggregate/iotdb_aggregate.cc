@@ -153,12 +153,7 @@ absl::StatusOr<TableAggregate> AggregateIotdb(const iotdb::IotdbDataset& dataset
     TSREAD_ASSIGN_OR_RETURN(outputs[i], AggregateShare(*scanner, shares[i], out, options, own, statistics));
     return absl::OkStatus();
   }));
-  if (outputs.size() == 1) {
-    out.work = outputs[0].work;
-    out.groups = std::move(outputs[0].groups);
-  } else {
-    MergeBuilderOutputs(outputs, out);
-  }
+  MergeBuilderOutputs(outputs, out);
   // Devices in the scan's order whatever the threads: a builder meets a device answered from
   // statistics when its file's cursor passes it, which may be before a merged device read earlier.
   std::stable_sort(out.groups.begin(), out.groups.end(), [](const GroupAggregate& a, const GroupAggregate& b) {

@@ -97,8 +97,7 @@ std::vector<size_t> RecastColumns(const DatasetFile& file, const std::string& ta
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Dataset& dataset, DatasetScanOptions options,
-                                                                     std::vector<MergeGroup> groups, SourceMaskFn mask,
-                                                                     MergedStatistics statistics) {
+                                                                     std::vector<MergeGroup> groups, SourceMaskFn mask) {
   TSREAD_ASSIGN_OR_RETURN(options.table, dataset.TableToRead(options.table));
   TSREAD_ASSIGN_OR_RETURN(TableSchema schema, dataset.ReconciledSchema(options.table));
   TSREAD_ASSIGN_OR_RETURN(std::vector<ProjectedColumn> wanted, ResolveProjection(schema, options.columns));
@@ -133,7 +132,6 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> MergedScanner::Create(const Datas
   scanner->dataset_ = &dataset;
   scanner->groups_ = std::move(groups);
   scanner->mask_ = std::move(mask);
-  scanner->statistics_ = std::move(statistics);
   return scanner;
 }
 
@@ -143,11 +141,11 @@ absl::StatusOr<MergedScanner::Cursor> MergedScanner::OpenCursor(const MergedPart
     return absl::InvalidArgumentError(absl::StrCat("merged scan part ", part.part, " of ", part.parts, " in groups ",
                                                    part.first_group, " to ", part.end_group, " does not exist"));
   }
-  if (shared != nullptr && (statistics != nullptr || !ReadsPartsConcurrently())) {
+  if (shared != nullptr && statistics != nullptr) {
     return absl::InvalidArgumentError("a merged scan with a statistics filter plans each part's files itself");
   }
   TSREAD_ASSIGN_OR_RETURN(RowFilter filter, RowFilter::Bind(row_predicates_, inner_->projection()));
-  return Cursor(this, std::move(filter), part, shared, statistics != nullptr ? statistics : &statistics_);
+  return Cursor(this, std::move(filter), part, shared, statistics);
 }
 
 absl::Status MergedScanner::Scan(const std::function<absl::Status(TableBatch&)>& consume) const {
@@ -244,7 +242,7 @@ absl::Status MergedScanner::Cursor::StartGroup() {
     if (shared_ != nullptr) {
       TSREAD_ASSIGN_OR_RETURN(read->plan, shared_->Plan(group_index, rank));
     } else {
-      if (statistics_->filter != nullptr) {
+      if (statistics_ != nullptr && statistics_->filter != nullptr) {
         read->gate = std::make_unique<GatedFilter>(statistics_, read->file);
       }
       TSREAD_ASSIGN_OR_RETURN(read->own_plan, scanner_->inner_->PlanFile(read->file, 1, read->gate.get()));

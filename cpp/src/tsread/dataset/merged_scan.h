@@ -51,9 +51,10 @@ using SourceMaskFn = std::function<absl::StatusOr<SourceMask>(
     size_t file, const DeviceId& device, const std::vector<TimeseriesMetadata>& series,
     const std::vector<ProjectedColumn>& read_columns)>;
 
-// Statistics in a merged scan (an aggregate's): the rows of a device whose sources are streamed —
-// nothing masked, their times never meeting — may be taken from statistics as in a plain scan;
-// a merged device's never are (its files' statistics describe rows the merge replaces).
+// Statistics in a merged scan (an aggregate's, given to each cursor): the rows of a device whose
+// sources are streamed — nothing masked, their times never meeting — may be taken from statistics
+// as in a plain scan; a merged device's never are (its files' statistics describe rows the merge
+// replaces).
 struct MergedStatistics {
   StatisticsFilter* filter = nullptr;
   // Called before the filter is asked about rows of dataset file `file` (a filter with per-file
@@ -71,12 +72,11 @@ struct MergedPart {
 
 class MergedScanner {
  public:
-  // `options` as DatasetScanner's (threads and ordering do not apply: one thread, group order;
-  // the statistics filter is `statistics`'s); `mask` may be empty (nothing removed). Errors as
-  // DatasetScanner::Create.
+  // `options` as DatasetScanner's (threads and ordering do not apply: a cursor reads on one
+  // thread, in group order; statistics come with a cursor: OpenCursor); `mask` may be empty
+  // (nothing removed). Errors as DatasetScanner::Create.
   static absl::StatusOr<std::unique_ptr<MergedScanner>> Create(const Dataset& dataset, DatasetScanOptions options,
-                                                               std::vector<MergeGroup> groups, SourceMaskFn mask,
-                                                               MergedStatistics statistics = {});
+                                                               std::vector<MergeGroup> groups, SourceMaskFn mask);
 
   // The output columns (as DatasetScanner::projection()).
   const std::vector<ProjectedColumn>& projection() const { return projection_; }
@@ -171,7 +171,7 @@ class MergedScanner {
     RowFilter filter_;
     size_t part_ = 0, parts_ = 1;  // which share of each group's devices this cursor reads
     SharedGroupPlans* shared_ = nullptr;  // the files' plans, when parts read at once
-    const MergedStatistics* statistics_;  // the scanner's, or the cursor's own
+    const MergedStatistics* statistics_;  // null: none
     size_t next_group_ = 0, end_group_ = 0;
     std::optional<size_t> group_;  // the group whose files are planned
     std::vector<std::unique_ptr<FileRead>> files_;  // the group's files, by rank
@@ -191,15 +191,12 @@ class MergedScanner {
   };
   // Errors: a predicate that does not bind (as Create's); InvalidArgument for a part that does not
   // exist. `shared` (made for part.parts parts, outliving the cursor): the files' plans, made once
-  // for all parts; it needs ReadsPartsConcurrently. `statistics` (outliving the cursor): this
-  // cursor's own in place of the scanner's — parts with a filter each may be read at once — and
-  // then no shared plans (a file's plan asks its cursor's filter).
+  // for all parts. `statistics` (outliving the cursor; none: every row decoded): the cursor's own,
+  // so that parts with a filter each may be read at once, and then no shared plans (a file's plan
+  // asks its cursor's filter).
   absl::StatusOr<Cursor> OpenCursor(const MergedPart& part = {}, SharedGroupPlans* shared = nullptr,
                                     const MergedStatistics* statistics = nullptr) const;
   const std::vector<MergeGroup>& groups() const { return groups_; }
-  // Whether parts may be read on threads at once: not with a statistics filter (an aggregate's
-  // filter keeps one state).
-  bool ReadsPartsConcurrently() const { return statistics_.filter == nullptr; }
   // Every batch of OpenCursor, to `consume`; stops at the consumer's first error.
   absl::Status Scan(const std::function<absl::Status(TableBatch&)>& consume) const;
 
@@ -212,7 +209,6 @@ class MergedScanner {
   std::vector<ProjectedColumn> projection_;
   std::vector<MergeGroup> groups_;
   SourceMaskFn mask_;
-  MergedStatistics statistics_;
   size_t batch_rows_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // A merged scan on threads (merged_threads.h).
 #include "tsread/dataset/merged_threads.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -28,7 +29,7 @@ absl::Status ReadPart(const MergedScanner& scanner, size_t part, size_t parts, S
 
 absl::Status ScanMergedOnThreads(const MergedScanner& scanner, int threads,
                                  const std::function<absl::Status(int worker, TableBatch& batch)>& consume) {
-  const size_t parts = threads > 1 && scanner.ReadsPartsConcurrently() ? static_cast<size_t>(threads) : 1;
+  const size_t parts = static_cast<size_t>(std::max(threads, 1));
   std::atomic<bool> stop{false};
   if (parts == 1) return ReadPart(scanner, 0, 1, nullptr, stop, consume);
   SharedGroupPlans shared(scanner.inner(), scanner.groups(), parts);

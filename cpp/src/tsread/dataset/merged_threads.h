@@ -12,9 +12,9 @@ namespace tsread {
 
 // Every batch of `scanner` to consume(worker, batch), on `threads` threads at once: worker w reads
 // part w of `threads` (MergedScanner::OpenCursor), so a device's batches come from one worker in
-// time order, while the devices of different workers interleave. With one thread, or a scanner
-// whose parts must not be read at once (ReadsPartsConcurrently), worker 0 reads the whole scan on
-// the calling thread, in the cursor's order. The first error stops every worker; of the errors,
+// time order, while the devices of different workers interleave; the files' plans are made once
+// for all parts (SharedGroupPlans). With one thread, worker 0 reads the whole scan on the calling
+// thread, in the cursor's order. The first error stops every worker; of the errors,
 // the lowest part's is returned (a consumer's error as it gave it).
 absl::Status ScanMergedOnThreads(const MergedScanner& scanner, int threads,
                                  const std::function<absl::Status(int worker, TableBatch& batch)>& consume);

@@ -194,8 +194,7 @@ absl::StatusOr<std::pair<const Dataset*, const std::vector<size_t>*>> IotdbDatas
                         static_cast<const std::vector<size_t>*>(&it->second.files));
 }
 
-absl::StatusOr<std::unique_ptr<MergedScanner>> IotdbDataset::ScanTable(DatasetScanOptions options,
-                                                                       MergedStatistics statistics) const {
+absl::StatusOr<std::unique_ptr<MergedScanner>> IotdbDataset::ScanTable(DatasetScanOptions options) const {
   TSREAD_ASSIGN_OR_RETURN(auto table_and_database, TableAndDatabase(options.table));
   const auto& [table, database] = table_and_database;
   options.table = table;
@@ -220,7 +219,7 @@ absl::StatusOr<std::unique_ptr<MergedScanner>> IotdbDataset::ScanTable(DatasetSc
                                     const std::vector<ProjectedColumn>& columns) -> absl::StatusOr<SourceMask> {
     return deletions_[(*files)[file]].TableMask(device, series, columns);
   };
-  return MergedScanner::Create(*dataset, std::move(options), std::move(groups), std::move(mask), std::move(statistics));
+  return MergedScanner::Create(*dataset, std::move(options), std::move(groups), std::move(mask));
 }
 
 }  // namespace tsread::iotdb

@@ -107,11 +107,11 @@ class IotdbDataset {
   // the one holding the table; InvalidArgument listing them when several do).
   absl::StatusOr<std::pair<std::string, std::string>> TableAndDatabase(std::string_view table) const;
 
-  // A merged scan of a table (options as DatasetScanner's; one thread). `statistics`: an
-  // aggregate's filter, asked only about devices whose files' statistics describe IoTDB's rows
-  // (merged_scan.h); its file indexes are the scanner's dataset's (MergedScanner::inner()).
-  absl::StatusOr<std::unique_ptr<MergedScanner>> ScanTable(DatasetScanOptions options,
-                                                           MergedStatistics statistics = {}) const;
+  // A merged scan of a table (options as DatasetScanner's; its cursors read on one thread each).
+  // An aggregate gives each cursor its statistics filter (MergedScanner::OpenCursor), asked only
+  // about devices whose files' statistics describe IoTDB's rows; the filter's file indexes are the
+  // scanner's dataset's (MergedScanner::inner()).
+  absl::StatusOr<std::unique_ptr<MergedScanner>> ScanTable(DatasetScanOptions options) const;
   // Every selected series' merged points: devices in path order, a device's measurements in name
   // order, a series' points group by group in time order.
   absl::Status ScanTree(const TreeScanOptions& options, const TreePointsFn& consume) const;
